@@ -1,0 +1,111 @@
+import { parseArgs } from "node:util";
+import { getRun, type Db, type RunRecord } from "../../db";
+import { defaultBackend, redactBaseURL } from "../../config/env";
+import { createRunFor, executeRun, formatRolloutEvent, RunSettingsSchema, type RunConfig } from "../../rollout";
+import { resolveDataset, resolveSkillVersion } from "../inputs";
+import { CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
+
+const OPTIONS = {
+  dataset: { type: "string" },
+  skill: { type: "string" },
+  backend: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  name: { type: "string" },
+  concurrency: { type: "string" },
+  "max-turns": { type: "string" },
+  limit: { type: "string" },
+  sample: { type: "string" },
+  seed: { type: "string" },
+  "exec-timeout": { type: "string" },
+  "task-timeout": { type: "string" },
+  "task-timeout-grace": { type: "string" },
+  "max-retries": { type: "string" },
+  "max-completion-tokens": { type: "string" },
+  temperature: { type: "string" },
+  "diagnostic-instruction": { type: "string" },
+  resume: { type: "string" },
+} as const;
+
+/** Exit codes: 0 completed, 1 failed, 2 bad input, 3 cancelled, 130 interrupted (resume it with --resume). */
+export async function runCommand(db: () => Db, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: OPTIONS });
+  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values)).id;
+  logLine(`run ${runId} ${values.resume !== undefined ? "resumed" : "started"}`);
+
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    logLine(`run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`);
+    interrupt.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const started = performance.now();
+  let run: RunRecord;
+  try {
+    run = await executeRun(db(), runId, { signal: interrupt.signal, onEvent: (event) => logLine(formatRolloutEvent(event)) });
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  if (run.error) logLine(`run ${runId} ${run.status}: ${run.error}`);
+  await writeOut(`${JSON.stringify(runSummary(run, (performance.now() - started) / 1000))}\n`);
+  return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];
+}
+
+type RunOptionValues = Partial<Record<keyof typeof OPTIONS, string>>;
+
+async function createFromOptions(db: Db, values: RunOptionValues): Promise<RunRecord> {
+  if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
+  if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
+  const backend = values.backend ?? (values["base-url"] ? "openai" : defaultBackend());
+  if (backend !== "openai" && backend !== "azure" && backend !== "baseline") {
+    throw new CliInputError(`--backend: expected openai, azure or baseline, got "${backend}"`);
+  }
+  const sampleSize = parseIntegerOption("sample", values.sample);
+  const parsed = RunSettingsSchema.safeParse({
+    concurrency: parseIntegerOption("concurrency", values.concurrency),
+    maxTurns: parseIntegerOption("max-turns", values["max-turns"]),
+    limit: parseIntegerOption("limit", values.limit),
+    sample: sampleSize === undefined ? undefined : { size: sampleSize, seed: parseIntegerOption("seed", values.seed) ?? 0 },
+    execTimeoutS: parseNumberOption("exec-timeout", values["exec-timeout"]),
+    taskTimeoutS: parseNumberOption("task-timeout", values["task-timeout"]),
+    taskTimeoutGraceS: parseNumberOption("task-timeout-grace", values["task-timeout-grace"]),
+    maxRetries: parseIntegerOption("max-retries", values["max-retries"]),
+    maxCompletionTokens: parseIntegerOption("max-completion-tokens", values["max-completion-tokens"]),
+    temperature: parseNumberOption("temperature", values.temperature),
+    diagnosticMode: values["diagnostic-instruction"] !== undefined,
+    diagnosticInstruction: values["diagnostic-instruction"],
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new CliInputError(`run: --${String(issue.path[0] ?? "")}: ${issue.message}`.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+  }
+  const dataset = await resolveDataset(db, values.dataset);
+  const skill = await resolveSkillVersion(db, values.skill);
+  const config: RunConfig = {
+    model: { backend, model: values.model, baseURL: values["base-url"] ? redactBaseURL(values["base-url"]) : undefined },
+    settings: parsed.data,
+  };
+  if (backend === "baseline") logLine("backend: offline extractive baseline (no language model)");
+  return createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name });
+}
+
+/** The final stdout line. Means are over the items that have a result. */
+export function runSummary(run: RunRecord, wallS: number) {
+  const n = run.nDone;
+  const mean = (sum: number) => (n ? sum / n : 0);
+  return {
+    run_id: run.id,
+    status: run.status,
+    n,
+    em: mean(run.emSum),
+    f1: mean(run.f1Sum),
+    sub_em: mean(run.subEmSum),
+    errors: run.nErrors,
+    timeouts: run.nTimeouts,
+    wall_s: Math.round(wallS * 1000) / 1000,
+  };
+}
+
+export { getRun };

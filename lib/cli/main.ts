@@ -1,0 +1,61 @@
+import { DatasetValidationError } from "../datasets";
+import { getDb, NotFoundError, RunBusyError } from "../db";
+import { datasetCommand, skillCommand } from "./commands/catalog";
+import { exportCommand } from "./commands/export";
+import { promptCommand } from "./commands/prompt";
+import { runCommand } from "./commands/run";
+import { scoreCommand } from "./commands/score";
+import { CliInputError, logLine } from "./io";
+
+const USAGE = `usage: npm run -s cli -- <command>
+  score                                   JSONL {"response","answers"} on stdin → scores on stdout
+  prompt --skill FILE [--diagnostic-instruction TEXT]
+                                          dataset items (JSONL) on stdin → {"id","system","user"}
+  dataset import FILE [--name NAME]       store a dataset (JSON, JSONL, CSV); prints its id
+  dataset list
+  skill add FILE [--name NAME] [--note T] store a skill version; prints its id
+  skill list
+  run --dataset FILE|ID --skill FILE|ID [--model M] [--base-url URL] [--backend openai|azure|baseline]
+      [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
+      [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
+      [--diagnostic-instruction TEXT] [--name NAME] [--resume RUN_ID]
+  export RUN_ID --format csv|jsonl|seed`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  // Opened on first use: score and prompt never touch the database.
+  const db = () => getDb();
+  switch (command) {
+    case "score": return scoreCommand();
+    case "prompt": return promptCommand(args);
+    case "dataset": return datasetCommand(db, args);
+    case "skill": return skillCommand(db, args);
+    case "run": return runCommand(db, args);
+    case "export": return exportCommand(db, args);
+    case undefined: case "help": case "--help": case "-h":
+      logLine(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new CliInputError(`unknown command "${command}"\n${USAGE}`);
+  }
+}
+
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CliInputError || error instanceof DatasetValidationError || error instanceof NotFoundError) return 2;
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) return 2;
+  if (error instanceof RunBusyError) return 4;
+  return 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    logLine(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = exitCodeFor(error);
+  },
+).finally(() => {
+  // The Prisma client and timers would otherwise keep the process alive.
+  setTimeout(() => process.exit(), 0).unref();
+});

@@ -1,0 +1,163 @@
+/**
+ * Model configuration from the environment. Keys are read only when a model is created and never
+ * leave this module: what it reports says whether a key is present, not what it is.
+ */
+
+import { createBaselineChatModel, BASELINE_MODEL_NAME } from "../model/baseline-chat-model";
+import { createAzureChatModel, createOpenAIChatModel } from "../model/openai-chat-model";
+import type { BackoffOptions } from "../model/backoff";
+import type { ChatModel } from "../model/types";
+
+export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
+const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
+
+export interface ModelEnvironment {
+  openai?: { baseURL?: string; apiKeyPresent: boolean; model?: string };
+  azure?: { endpoint: string; deployment: string; apiVersion: string; apiKeyPresent: boolean };
+  defaultModel?: string;
+}
+
+export interface ModelSelection {
+  backend: "openai" | "azure" | "baseline";
+  model?: string;
+  baseURL?: string;
+}
+
+export interface ModelCallSettings {
+  callTimeoutMs: number;
+  maxRetries: number;
+  backoff?: BackoffOptions;
+}
+
+/** What is configured, safe to show in the dashboard and to store (no key values, URLs redacted). */
+export function readModelEnvironment(env: NodeJS.ProcessEnv = process.env): ModelEnvironment {
+  const vars = readVars(env);
+  const result: ModelEnvironment = {};
+  if (vars.openaiKey || vars.openaiBaseURL) {
+    result.openai = {
+      ...(vars.openaiBaseURL ? { baseURL: redactBaseURL(vars.openaiBaseURL) } : {}),
+      apiKeyPresent: Boolean(vars.openaiKey),
+      model: vars.model,
+    };
+  }
+  if (vars.azureEndpoint && vars.azureDeployment) {
+    result.azure = {
+      endpoint: redactBaseURL(vars.azureEndpoint),
+      deployment: vars.azureDeployment,
+      apiVersion: vars.azureApiVersion,
+      apiKeyPresent: Boolean(vars.azureKey),
+    };
+  }
+  const backend = defaultBackend(env);
+  result.defaultModel = backend === "openai" ? vars.model : backend === "azure" ? vars.azureDeployment : BASELINE_MODEL_NAME;
+  return result;
+}
+
+export function defaultBackend(env: NodeJS.ProcessEnv = process.env): "openai" | "azure" | "baseline" {
+  const vars = readVars(env);
+  if (vars.openaiKey || vars.openaiBaseURL) return "openai";
+  if (vars.azureEndpoint && vars.azureKey && vars.azureDeployment) return "azure";
+  return "baseline";
+}
+
+export function createChatModel(
+  selection: ModelSelection,
+  settings: ModelCallSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): ChatModel {
+  const vars = readVars(env);
+  const callOptions = { callTimeoutMs: settings.callTimeoutMs, maxRetries: settings.maxRetries, backoff: settings.backoff };
+  switch (selection.backend) {
+    case "baseline":
+      return createBaselineChatModel();
+    case "openai": {
+      const target = openAITarget(selection.baseURL, vars);
+      return createOpenAIChatModel({ ...target, model: selection.model ?? vars.model, ...callOptions });
+    }
+    case "azure": {
+      const deployment = selection.model ?? vars.azureDeployment;
+      const missing = [
+        vars.azureEndpoint ? "" : "AZURE_OPENAI_ENDPOINT",
+        vars.azureKey ? "" : "AZURE_OPENAI_API_KEY",
+        deployment ? "" : "AZURE_OPENAI_DEPLOYMENT",
+      ].filter(Boolean);
+      if (!vars.azureEndpoint || !vars.azureKey || !deployment) {
+        throw new Error(`Azure OpenAI is not configured: set ${missing.join(", ")}`);
+      }
+      return createAzureChatModel({
+        endpoint: vars.azureEndpoint,
+        apiKey: vars.azureKey,
+        deployment,
+        apiVersion: vars.azureApiVersion,
+        ...callOptions,
+      });
+    }
+  }
+}
+
+/**
+ * Where to send OpenAI-style requests, and with which key. The key from the environment only goes to
+ * the server the environment names (OPENAI_BASE_URL, or the OpenAI API when that is unset): a base
+ * URL chosen per run is not trusted with it, so a typo or a hostile form value cannot leak the key.
+ */
+function openAITarget(chosenBaseURL: string | undefined, vars: EnvVars): { baseURL?: string; apiKey?: string } {
+  const configuredBaseURL = vars.openaiBaseURL ?? OPENAI_API_BASE_URL;
+  const baseURL = chosenBaseURL ?? configuredBaseURL;
+  const sameServer = redactBaseURL(baseURL) === redactBaseURL(configuredBaseURL);
+  const apiKey = sameServer ? vars.openaiKey : undefined;
+  if (!apiKey && redactBaseURL(baseURL) === OPENAI_API_BASE_URL) {
+    throw new Error(
+      "OpenAI is not configured: set OPENAI_API_KEY (for the OpenAI API), or OPENAI_BASE_URL " +
+        "(for a local OpenAI-compatible server such as vLLM, Ollama or llama.cpp)",
+    );
+  }
+  // The environment's own URL keeps any credentials or query it carries; the chosen one is already redacted.
+  return { baseURL: sameServer ? configuredBaseURL : baseURL, ...(apiKey ? { apiKey } : {}) };
+}
+
+/** A base URL safe to store and show: userinfo, query and fragment removed (and any trailing slash). */
+export function redactBaseURL(url: string): string {
+  const trimmed = url.trim();
+  try {
+    const parsed = new URL(trimmed);
+    parsed.username = "";
+    parsed.password = "";
+    parsed.search = "";
+    parsed.hash = "";
+    return parsed.toString().replace(/\/+$/, "");
+  } catch {
+    // Not a URL we can parse: strip anything that could be a secret all the same.
+    return trimmed
+      .replace(/[?#][\s\S]*$/, "")
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, "$1")
+      .replace(/\/+$/, "");
+  }
+}
+
+interface EnvVars {
+  openaiKey?: string;
+  openaiBaseURL?: string;
+  model: string;
+  azureEndpoint?: string;
+  azureKey?: string;
+  azureDeployment?: string;
+  azureApiVersion: string;
+}
+
+/** Blank values count as unset (a common result of `FOO=` in a .env file). */
+function readVars(env: NodeJS.ProcessEnv): EnvVars {
+  const get = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
+  return {
+    openaiKey: get("OPENAI_API_KEY"),
+    openaiBaseURL: get("OPENAI_BASE_URL"),
+    model: get("SKILLBOARD_MODEL") ?? DEFAULT_OPENAI_MODEL,
+    azureEndpoint: get("AZURE_OPENAI_ENDPOINT"),
+    azureKey: get("AZURE_OPENAI_API_KEY"),
+    azureDeployment: get("AZURE_OPENAI_DEPLOYMENT"),
+    azureApiVersion: get("AZURE_OPENAI_API_VERSION") ?? DEFAULT_AZURE_API_VERSION,
+  };
+}

@@ -1,0 +1,79 @@
+import type { DatasetFormat, DatasetItem } from "../datasets/types";
+import type { Db } from "./client";
+import { NotFoundError } from "./errors";
+
+export interface DatasetRecord {
+  id: number;
+  name: string;
+  fileName: string;
+  format: string;
+  hash: string;
+  itemCount: number;
+  createdAt: Date;
+}
+
+export interface StoredDatasetItem extends DatasetItem {
+  datasetItemId: number;
+}
+
+// SQLite limits bound variables per statement; 500 rows × 8 columns stays well inside it.
+const INSERT_CHUNK = 500;
+
+/** Stores a validated dataset and its items in one transaction: all of it or nothing. */
+export async function importDataset(
+  db: Db,
+  input: { name: string; fileName: string; format: DatasetFormat; hash: string; items: readonly DatasetItem[] },
+): Promise<DatasetRecord> {
+  return db.$transaction(
+    async (tx) => {
+      const dataset = await tx.dataset.create({
+        data: { name: input.name, fileName: input.fileName, format: input.format, hash: input.hash, itemCount: input.items.length },
+      });
+      for (let start = 0; start < input.items.length; start += INSERT_CHUNK) {
+        await tx.datasetItem.createMany({
+          data: input.items.slice(start, start + INSERT_CHUNK).map((item, offset) => ({
+            datasetId: dataset.id,
+            ordinal: start + offset,
+            externalId: item.id,
+            question: item.question,
+            context: item.context,
+            answersJson: JSON.stringify(item.answers),
+            diagnosticTraceContext: item.diagnosticTraceContext ?? null,
+            metadataJson: item.metadata ? JSON.stringify(item.metadata) : null,
+          })),
+        });
+      }
+      return dataset;
+    },
+    { timeout: 600_000 },
+  );
+}
+
+/** An earlier import of exactly the same items, if any. */
+export async function findDatasetByHash(db: Db, hash: string): Promise<DatasetRecord | null> {
+  return db.dataset.findFirst({ where: { hash }, orderBy: { id: "asc" } });
+}
+
+export async function getDataset(db: Db, id: number): Promise<DatasetRecord> {
+  const row = await db.dataset.findUnique({ where: { id } });
+  if (!row) throw new NotFoundError("dataset", id);
+  return row;
+}
+
+export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
+  return db.dataset.findMany({ orderBy: { id: "asc" } });
+}
+
+/** All items of a dataset in file order. */
+export async function getDatasetItems(db: Db, datasetId: number): Promise<StoredDatasetItem[]> {
+  const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" } });
+  return rows.map((row) => ({
+    datasetItemId: row.id,
+    id: row.externalId,
+    question: row.question,
+    context: row.context,
+    answers: JSON.parse(row.answersJson) as string[],
+    ...(row.diagnosticTraceContext !== null ? { diagnosticTraceContext: row.diagnosticTraceContext } : {}),
+    ...(row.metadataJson !== null ? { metadata: JSON.parse(row.metadataJson) as Record<string, unknown> } : {}),
+  }));
+}

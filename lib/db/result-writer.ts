@@ -1,0 +1,139 @@
+import type { ItemResult } from "../rollout/types";
+import type { Db } from "./client";
+
+export interface ResultWriterOptions {
+  /** Flush when this many results are waiting… */
+  maxBatch?: number;
+  /** …or when the oldest has waited this long (bounds what a kill can lose). */
+  maxDelayMs?: number;
+}
+
+/**
+ * Writes finished items in batches: result rows, their conversations and the run's counters in one
+ * transaction, so the stored counters always agree with the stored rows and one fsync serves many items.
+ * Flushes run one at a time, in order.
+ */
+export class ResultWriter {
+  private buffer: Array<ItemResult & { seq: number }> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private nextSeq: number;
+  private gauges = { inFlight: 0, retryingNow: 0 };
+  private readonly maxBatch: number;
+  private readonly maxDelayMs: number;
+
+  constructor(private readonly db: Db, private readonly runId: number, alreadyDone: number, options: ResultWriterOptions = {}) {
+    this.nextSeq = alreadyDone + 1;
+    this.maxBatch = options.maxBatch ?? 200;
+    this.maxDelayMs = options.maxDelayMs ?? 100;
+  }
+
+  /** Queues a finished item; returns its order of completion. */
+  push(result: ItemResult): number {
+    if (this.failure) throw this.failure;
+    const seq = this.nextSeq++;
+    this.buffer.push({ ...result, seq });
+    if (this.buffer.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
+    return seq;
+  }
+
+  setGauges(gauges: { inFlight: number; retrying: number }): void {
+    this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying };
+  }
+
+  /** Writes everything queued so far. Rejects if a write failed (nothing is dropped silently). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.buffer;
+    this.buffer = [];
+    this.chain = this.chain.then(() => this.write(batch)).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    return this.chain.then(() => {
+      if (this.failure) throw this.failure;
+    });
+  }
+
+  private async write(batch: Array<ItemResult & { seq: number }>): Promise<void> {
+    if (this.failure) return;
+    const totals = { em: 0, f1: 0, subEm: 0, agentOk: 0, errors: 0, timeouts: 0, prompt: 0, completion: 0, latency: 0, retries: 0, rateLimited: 0 };
+    for (const r of batch) {
+      totals.em += r.em;
+      totals.f1 += r.f1;
+      totals.subEm += r.subEm;
+      totals.agentOk += r.agentOk ? 1 : 0;
+      totals.errors += r.status === "error" ? 1 : 0;
+      totals.timeouts += r.status === "timeout" ? 1 : 0;
+      totals.prompt += r.promptTokens;
+      totals.completion += r.completionTokens;
+      totals.latency += r.latencyMs;
+      totals.retries += r.retries;
+      totals.rateLimited += r.rateLimited;
+    }
+    await this.db.$transaction([
+      this.db.runResult.createMany({ data: batch.map((r) => toRow(this.runId, r)) }),
+      this.db.runItemConversation.createMany({
+        data: batch.map((r) => ({
+          runId: this.runId,
+          itemId: r.itemId,
+          userPrompt: r.userPrompt,
+          conversationJson: JSON.stringify(r.conversation),
+        })),
+      }),
+      this.db.run.update({
+        where: { id: this.runId },
+        data: {
+          nDone: { increment: batch.length },
+          emSum: { increment: totals.em },
+          f1Sum: { increment: totals.f1 },
+          subEmSum: { increment: totals.subEm },
+          nAgentOk: { increment: totals.agentOk },
+          nErrors: { increment: totals.errors },
+          nTimeouts: { increment: totals.timeouts },
+          promptTokens: { increment: totals.prompt },
+          completionTokens: { increment: totals.completion },
+          latencyMsSum: { increment: totals.latency },
+          retries: { increment: totals.retries },
+          rateLimited: { increment: totals.rateLimited },
+          inFlight: this.gauges.inFlight,
+          retryingNow: this.gauges.retryingNow,
+          heartbeatAt: new Date(),
+        },
+      }),
+    ]);
+  }
+}
+
+function toRow(runId: number, r: ItemResult & { seq: number }) {
+  return {
+    runId,
+    itemId: r.itemId,
+    datasetItemId: r.datasetItemId,
+    seq: r.seq,
+    status: r.status,
+    phase: r.phase,
+    question: r.question,
+    goldAnswersJson: JSON.stringify(r.goldAnswers),
+    em: r.em,
+    f1: r.f1,
+    subEm: r.subEm,
+    hard: r.hard,
+    soft: r.soft,
+    predictedAnswer: r.predictedAnswer,
+    response: r.response,
+    failReason: r.failReason,
+    agentOk: r.agentOk,
+    nTurns: r.nTurns,
+    latencyMs: r.latencyMs,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    attempts: r.attempts,
+    retries: r.retries,
+    rateLimited: r.rateLimited,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+  };
+}

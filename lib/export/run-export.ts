@@ -1,0 +1,67 @@
+import Papa from "papaparse";
+import { getItemConversations, iterateRunResultPages, type Db } from "../db";
+import type { StoredItemResult } from "../rollout/types";
+import { pyJsonDumps } from "./python-json";
+import { toSeedRow } from "./seed-rows";
+
+export const EXPORT_FORMATS = ["csv", "jsonl", "seed"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const CSV_COLUMNS = [
+  "id", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "status",
+  "fail_reason", "latency_ms", "prompt_tokens", "completion_tokens", "turns",
+] as const;
+
+/** A run's results as text chunks in the chosen format, streamed page by page in order of completion. */
+export async function* exportRunResults(db: Db, runId: number, format: ExportFormat): AsyncGenerator<string> {
+  if (format === "csv") yield `${Papa.unparse([[...CSV_COLUMNS]])}\r\n`;
+  for await (const page of iterateRunResultPages(db, runId)) {
+    if (format === "seed") yield page.map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
+    else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: true })}\r\n`;
+    else {
+      const conversations = await getItemConversations(db, runId, page.map((row) => row.itemId));
+      yield page
+        .map((row) => {
+          const conversation = conversations.get(row.itemId);
+          return `${JSON.stringify({ ...toJsonRow(row), user_prompt: conversation?.userPrompt ?? "", conversation: conversation?.conversation ?? [] })}\n`;
+        })
+        .join("");
+    }
+  }
+}
+
+function toCsvRow(r: StoredItemResult): (string | number)[] {
+  return [
+    r.itemId, r.question, JSON.stringify(r.goldAnswers), r.predictedAnswer, r.em, r.f1, r.subEm, r.status,
+    r.failReason, Math.round(r.latencyMs), r.promptTokens, r.completionTokens, r.nTurns,
+  ];
+}
+
+function toJsonRow(r: StoredItemResult) {
+  return {
+    id: r.itemId,
+    seq: r.seq,
+    question: r.question,
+    gold_answers: r.goldAnswers,
+    predicted_answer: r.predictedAnswer,
+    em: r.em,
+    f1: r.f1,
+    sub_em: r.subEm,
+    hard: r.hard,
+    soft: r.soft,
+    status: r.status,
+    phase: r.phase,
+    response: r.response,
+    fail_reason: r.failReason,
+    agent_ok: r.agentOk,
+    n_turns: r.nTurns,
+    latency_ms: r.latencyMs,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    attempts: r.attempts,
+    retries: r.retries,
+    rate_limited: r.rateLimited,
+    started_at: r.startedAt.toISOString(),
+    finished_at: r.finishedAt.toISOString(),
+  };
+}

@@ -1,0 +1,98 @@
+import { claimRun, finishRun, getCompletedItemIds, getDatasetItems, heartbeatRun, mostCommonFailReason, newWorkerId, ResultWriter, type Db, type RunRecord } from "../db";
+import type { ChatModel } from "../model/types";
+import { createChatModel } from "../model";
+import type { RolloutEvent } from "./progress";
+import { runBatch } from "./run-batch";
+import { selectItems } from "./select-items";
+import { systemicFailureMessage } from "./systemic-failure";
+
+export interface ExecuteRunOptions {
+  /** Abort to pause the run as "interrupted" (Ctrl-C, server shutdown); it can be resumed. */
+  signal?: AbortSignal;
+  onEvent?(event: RolloutEvent): void;
+  workerId?: string;
+  /** For tests: a model other than the one the run's configuration names. */
+  model?: ChatModel;
+  heartbeatMs?: number;
+  writer?: { maxBatch?: number; maxDelayMs?: number };
+}
+
+/**
+ * Executes (or resumes) a stored run to its end: claims the lease, skips items that already have a
+ * result, runs the rest and stores each as it finishes. Returns the run as stored afterwards.
+ */
+export async function executeRun(db: Db, runId: number, options: ExecuteRunOptions = {}): Promise<RunRecord> {
+  const workerId = options.workerId ?? newWorkerId();
+  const run = await claimRun(db, runId, workerId);
+  const started = performance.now();
+  const settings = run.config.settings;
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort("interrupted");
+  options.signal?.addEventListener("abort", onInterrupt, { once: true });
+  if (options.signal?.aborted) onInterrupt();
+
+  let writer: ResultWriter | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  try {
+    const items = selectItems(await getDatasetItems(db, run.datasetId), settings);
+    const done = await getCompletedItemIds(db, runId);
+    const pending = items.filter((item) => !done.has(item.id));
+    const total = done.size + pending.length;
+    if (done.size > 0 && pending.length > 0) options.onEvent?.({ kind: "resuming", done: done.size, total });
+
+    const model =
+      options.model ??
+      createChatModel(run.config.model, { callTimeoutMs: settings.execTimeoutS * 1000, maxRetries: settings.maxRetries });
+    writer = new ResultWriter(db, runId, done.size, options.writer);
+    const activeWriter = writer;
+    heartbeat = setInterval(() => {
+      void activeWriter.flush().catch(() => undefined);
+      void heartbeatRun(db, runId, workerId).then(({ cancelRequested, leaseLost }) => {
+        if (cancelRequested) stop.abort("cancelled");
+        else if (leaseLost) stop.abort("lease-lost");
+      }, () => undefined);
+    }, options.heartbeatMs ?? 2000);
+
+    let completed = done.size;
+    let correct = run.emSum;
+    const outcome = await runBatch({
+      items: pending,
+      model,
+      systemPrompt: run.systemPrompt,
+      settings,
+      signal: stop.signal,
+      onLiveChange: (gauges) => activeWriter.setGauges(gauges),
+      onResult: (result) => {
+        activeWriter.push(result);
+        completed++;
+        correct += result.hard;
+        options.onEvent?.({ kind: "item", completed, total, correct, result });
+      },
+    });
+    clearInterval(heartbeat);
+    activeWriter.setGauges({ inFlight: 0, retrying: 0 });
+    await activeWriter.flush();
+
+    const activeMs = performance.now() - started;
+    if (outcome.kind === "fatal") return finishRun(db, runId, workerId, { status: "failed", error: outcome.error.message, activeMs });
+    if (outcome.kind === "aborted") {
+      const status = outcome.reason === "cancelled" ? "cancelled" : "interrupted";
+      return finishRun(db, runId, workerId, { status, activeMs });
+    }
+    const stored = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { nDone: true, nAgentOk: true } });
+    if (stored.nDone > 0 && stored.nAgentOk === 0) {
+      const top = await mostCommonFailReason(db, runId);
+      const error = top ? systemicFailureMessage(stored.nDone, top) : "all items failed";
+      return finishRun(db, runId, workerId, { status: "failed", error, activeMs });
+    }
+    return finishRun(db, runId, workerId, { status: "completed", activeMs });
+  } catch (error) {
+    if (heartbeat) clearInterval(heartbeat);
+    await writer?.flush().catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    await finishRun(db, runId, workerId, { status: "failed", error: message, activeMs: performance.now() - started });
+    throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", onInterrupt);
+  }
+}

@@ -1,0 +1,122 @@
+import { FatalModelError } from "../model";
+import type { ChatModel } from "../model/types";
+import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
+import { processItem } from "./process-item";
+import { effectiveTaskTimeoutS, type RunSettings } from "./run-config";
+import type { ItemResult, RolloutItem } from "./types";
+
+/** Calls under way right now, and how many of them are waiting to retry. */
+export interface LiveGauges {
+  inFlight: number;
+  retrying: number;
+}
+
+export interface RunBatchOptions {
+  items: readonly RolloutItem[];
+  model: ChatModel;
+  systemPrompt: string;
+  settings: RunSettings;
+  /** Cancel or interrupt: no new item starts, calls in flight are aborted and their items left unrecorded. */
+  signal?: AbortSignal;
+  /** Called once per finished item, in completion order. */
+  onResult(result: ItemResult): void;
+  onLiveChange?(gauges: LiveGauges): void;
+}
+
+export type BatchOutcome =
+  | { kind: "finished" }
+  | { kind: "aborted"; reason: unknown }
+  /** A model error that retrying cannot fix (bad key, unknown model, bad request) stopped the batch. */
+  | { kind: "fatal"; error: FatalModelError };
+
+class TaskTimeout extends Error {
+  override name = "TaskTimeout";
+}
+
+/**
+ * The seed's run_batch, with a bounded pool of `concurrency` workers instead of a thread pool:
+ * each item gets the task timeout, after which the seed's timeout row is recorded and the worker moves on.
+ */
+export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> {
+  const { items, settings } = options;
+  const taskTimeoutS = effectiveTaskTimeoutS(settings);
+  const stop = new AbortController();
+  const onOuterAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) onOuterAbort();
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+
+  const gauges: LiveGauges = { inFlight: 0, retrying: 0 };
+  const emit = () => options.onLiveChange?.({ ...gauges });
+  let fatal: FatalModelError | undefined;
+  let next = 0;
+
+  async function runOne(item: RolloutItem): Promise<ItemResult | null> {
+    const controller = new AbortController();
+    const onStop = () => controller.abort(stop.signal.reason);
+    stop.signal.addEventListener("abort", onStop, { once: true });
+    const timer = setTimeout(() => controller.abort(new TaskTimeout()), taskTimeoutS * 1000);
+    const startedAt = new Date();
+    let retrying = false;
+    const setRetrying = (value: boolean) => {
+      if (retrying === value) return;
+      retrying = value;
+      gauges.retrying += value ? 1 : -1;
+      emit();
+    };
+    gauges.inFlight++;
+    emit();
+    try {
+      // The race frees the worker at the deadline even if a provider ignores its abort signal.
+      return await Promise.race([
+        processItem(item, {
+          model: options.model,
+          systemPrompt: options.systemPrompt,
+          settings,
+          signal: controller.signal,
+          observer: { onRetryScheduled: () => setRetrying(true), onRetryStarted: () => setRetrying(false) },
+        }),
+        rejectOnAbort(controller.signal),
+      ]);
+    } catch (error) {
+      if (controller.signal.reason instanceof TaskTimeout) return timeoutResult(item, startedAt, taskTimeoutS);
+      if (stop.signal.aborted) return null;
+      if (error instanceof FatalModelError) {
+        fatal ??= error;
+        stop.abort(error);
+        return null;
+      }
+      return unexpectedErrorResult(item, startedAt, error);
+    } finally {
+      clearTimeout(timer);
+      stop.signal.removeEventListener("abort", onStop);
+      setRetrying(false);
+      gauges.inFlight--;
+      emit();
+    }
+  }
+
+  async function worker(): Promise<void> {
+    while (!stop.signal.aborted) {
+      const item = items[next++];
+      if (!item) return;
+      const result = await runOne(item);
+      // A result that finished as the run was stopped is still a finished result: keep it.
+      if (result) options.onResult(result);
+    }
+  }
+
+  const workers = Math.min(settings.concurrency, items.length);
+  await Promise.all(Array.from({ length: workers }, worker));
+  options.signal?.removeEventListener("abort", onOuterAbort);
+  if (fatal) return { kind: "fatal", error: fatal };
+  if (stop.signal.aborted) return { kind: "aborted", reason: stop.signal.reason };
+  return { kind: "finished" };
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+}

@@ -1,0 +1,58 @@
+import type { DatasetItem } from "../datasets/types";
+
+/** correct: EM = 1; wrong: answered but EM = 0; error: no agent response; timeout: the per-item task timeout fired. */
+export type ItemStatus = "correct" | "wrong" | "error" | "timeout";
+
+/** The seed's conversation.json entries: each model turn, then the evaluation record. */
+export type ConversationEntry =
+  | { type: "message"; turn: number; content: string }
+  | { role: "system"; content: string };
+
+/** An item of the run's dataset, with its row id in the database. */
+export interface RolloutItem extends DatasetItem {
+  datasetItemId: number;
+}
+
+/** The seed's result row (id, question, em, f1, sub_em, hard, soft, …) plus what the dashboard needs. */
+export interface ItemResult {
+  itemId: string;
+  datasetItemId: number;
+  question: string;
+  goldAnswers: string[];
+  em: number;
+  f1: number;
+  subEm: number;
+  hard: number;
+  soft: number;
+  predictedAnswer: string;
+  response: string;
+  failReason: string;
+  agentOk: boolean;
+  nTurns: number;
+  status: ItemStatus;
+  /** null: a process_one row; "timeout"/"error": the seed's batch-level rows (_timeout_result/_error_result). */
+  phase: "timeout" | "error" | null;
+  latencyMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  attempts: number;
+  retries: number;
+  rateLimited: number;
+  startedAt: Date;
+  finishedAt: Date;
+  userPrompt: string;
+  conversation: ConversationEntry[];
+}
+
+/** A stored result: the row plus its 1-based order of completion. */
+export interface StoredItemResult extends Omit<ItemResult, "userPrompt" | "conversation"> {
+  seq: number;
+}
+
+export type RunStatus = "queued" | "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+export function itemStatusOf(row: Pick<ItemResult, "phase" | "agentOk" | "em">): ItemStatus {
+  if (row.phase === "timeout") return "timeout";
+  if (!row.agentOk) return "error";
+  return row.em >= 1 ? "correct" : "wrong";
+}

@@ -1,0 +1,81 @@
+/**
+ * Golden vectors for the Python-compatibility helpers. tests/fixtures/golden/repr.json was produced with python3
+ * (3.11, Unicode 14) from the seed's code paths and holds: `str` (input, repr(input)), `list` (list of str,
+ * repr(list)), `float` (input, repr(float)), `fixed` (input, digits, format(input, f".{digits}f")), `whitespace`
+ * (input, input.strip(), input.split(), input.splitlines()) and `slice` (input, len(input), start, end|null,
+ * input[start:end]).
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  codePointLength,
+  codePointSlice,
+  pyFloatRepr,
+  pyFormatFixed,
+  pyRepr,
+  pySplit,
+  pySplitlines,
+  pyStrip,
+} from "@/lib/text/python";
+
+interface ReprGolden {
+  str: { input: string; repr: string }[];
+  list: { input: string[]; repr: string }[];
+  float: { input: number; repr: string }[];
+  fixed: { input: number; digits: number; output: string }[];
+  whitespace: { input: string; strip: string; split: string[]; splitlines: string[] }[];
+  slice: { input: string; length: number; start: number; end: number | null; output: string }[];
+}
+
+const golden = JSON.parse(
+  readFileSync(new URL("../fixtures/golden/repr.json", import.meta.url), "utf8"),
+) as ReprGolden;
+
+/** Every case whose actual value differs from Python's, so one failure report lists them all. */
+function mismatches<C, V>(cases: readonly C[], expected: (c: C) => V, actual: (c: C) => V) {
+  return cases.flatMap((c, index) => {
+    const [want, got] = [expected(c), actual(c)];
+    return JSON.stringify(want) === JSON.stringify(got) && (typeof want !== "number" || Object.is(want, got))
+      ? []
+      : [{ index, case: c, got }];
+  });
+}
+
+describe("python helpers match python3 golden vectors", () => {
+  it("has a meaningful number of cases", () => {
+    expect(golden.str.length).toBeGreaterThan(200);
+    expect(golden.float.length).toBeGreaterThan(400);
+    expect(golden.fixed.length).toBeGreaterThan(300);
+  });
+
+  it("repr(str)", () => {
+    expect(mismatches(golden.str, (c) => c.repr, (c) => pyRepr(c.input))).toEqual([]);
+  });
+
+  it("repr(list of str)", () => {
+    expect(mismatches(golden.list, (c) => c.repr, (c) => pyRepr(c.input))).toEqual([]);
+  });
+
+  it("repr(float)", () => {
+    expect(mismatches(golden.float, (c) => c.repr, (c) => pyFloatRepr(c.input))).toEqual([]);
+  });
+
+  it('f"{x:.Nf}"', () => {
+    expect(mismatches(golden.fixed, (c) => c.output, (c) => pyFormatFixed(c.input, c.digits))).toEqual([]);
+  });
+
+  it("strip(), split(), splitlines()", () => {
+    const cases = golden.whitespace;
+    expect(mismatches(cases, (c) => c.strip, (c) => pyStrip(c.input))).toEqual([]);
+    expect(mismatches(cases, (c) => c.split, (c) => pySplit(c.input))).toEqual([]);
+    expect(mismatches(cases, (c) => c.splitlines, (c) => pySplitlines(c.input))).toEqual([]);
+  });
+
+  it("len() and slicing in code points", () => {
+    const cases = golden.slice;
+    expect(mismatches(cases, (c) => c.length, (c) => codePointLength(c.input))).toEqual([]);
+    expect(
+      mismatches(cases, (c) => c.output, (c) => codePointSlice(c.input, c.start, c.end ?? undefined)),
+    ).toEqual([]);
+  });
+});
