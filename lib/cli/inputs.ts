@@ -30,26 +30,26 @@ export function addSkillFile(db: Db, path: string, name?: string, note?: string)
 }
 
 /** `--dataset FILE|ID`: a file is imported, or reused when the same items were imported before. */
-export async function resolveDataset(db: Db, value: string): Promise<DatasetRecord> {
+export async function resolveDataset(db: Db, value: string, notice: (line: string) => void = logLine): Promise<DatasetRecord> {
   if (!isFile(value)) return getDataset(db, parseId("dataset", value));
   const items = await parseDatasetFile(value);
   const existing = await findDatasetByHash(db, hashDatasetItems(items));
   if (existing) {
-    logLine(`dataset ${existing.id} ("${existing.name}") has the same items as ${value}; using it`);
+    notice(`dataset ${existing.id} ("${existing.name}") has the same items as ${value}; using it`);
     return existing;
   }
   const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: hashDatasetItems(items), items });
-  logLine(`imported ${value} as dataset ${dataset.id} (${dataset.itemCount} items)`);
+  notice(`imported ${value} as dataset ${dataset.id} (${dataset.itemCount} items)`);
   return dataset;
 }
 
 /** `--skill FILE|ID`: a file becomes a version of the skill named after it (or the existing identical version). */
-export async function resolveSkillVersion(db: Db, value: string): Promise<{ id: number; label: string }> {
+export async function resolveSkillVersion(db: Db, value: string, notice: (line: string) => void = logLine): Promise<{ id: number; label: string }> {
   if (!isFile(value)) {
     const version = await getSkillVersion(db, parseId("skill", value));
     return { id: version.id, label: `${version.skillName} v${version.version}` };
   }
   const { version, created } = await addSkillFile(db, value);
-  logLine(`${created ? "stored" : "using"} ${value} as skill "${version.skillName}" v${version.version} (id ${version.id})`);
+  notice(`${created ? "stored" : "using"} ${value} as skill "${version.skillName}" v${version.version} (id ${version.id})`);
   return { id: version.id, label: `${version.skillName} v${version.version}` };
 }

@@ -12,6 +12,12 @@ export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
 const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
 
+/**
+ * process.env or any plain object of variables (NodeJS.ProcessEnv fits; a plain object is easier in tests,
+ * since Next's types make NODE_ENV a required member of ProcessEnv).
+ */
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
 export interface ModelEnvironment {
   openai?: { baseURL?: string; apiKeyPresent: boolean; model?: string };
   azure?: { endpoint: string; deployment: string; apiVersion: string; apiKeyPresent: boolean };
@@ -31,7 +37,7 @@ export interface ModelCallSettings {
 }
 
 /** What is configured, safe to show in the dashboard and to store (no key values, URLs redacted). */
-export function readModelEnvironment(env: NodeJS.ProcessEnv = process.env): ModelEnvironment {
+export function readModelEnvironment(env: EnvSource = process.env): ModelEnvironment {
   const vars = readVars(env);
   const result: ModelEnvironment = {};
   if (vars.openaiKey || vars.openaiBaseURL) {
@@ -54,7 +60,7 @@ export function readModelEnvironment(env: NodeJS.ProcessEnv = process.env): Mode
   return result;
 }
 
-export function defaultBackend(env: NodeJS.ProcessEnv = process.env): "openai" | "azure" | "baseline" {
+export function defaultBackend(env: EnvSource = process.env): "openai" | "azure" | "baseline" {
   const vars = readVars(env);
   if (vars.openaiKey || vars.openaiBaseURL) return "openai";
   if (vars.azureEndpoint && vars.azureKey && vars.azureDeployment) return "azure";
@@ -64,7 +70,7 @@ export function defaultBackend(env: NodeJS.ProcessEnv = process.env): "openai" |
 export function createChatModel(
   selection: ModelSelection,
   settings: ModelCallSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  env: EnvSource = process.env,
 ): ChatModel {
   const vars = readVars(env);
   const callOptions = { callTimeoutMs: settings.callTimeoutMs, maxRetries: settings.maxRetries, backoff: settings.backoff };
@@ -121,6 +127,8 @@ export function redactBaseURL(url: string): string {
   const trimmed = url.trim();
   try {
     const parsed = new URL(trimmed);
+    // "user:pw@host" parses as a URL with the scheme "user:"; only web URLs are trusted to the parser.
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not a web URL");
     parsed.username = "";
     parsed.password = "";
     parsed.search = "";
@@ -146,7 +154,7 @@ interface EnvVars {
 }
 
 /** Blank values count as unset (a common result of `FOO=` in a .env file). */
-function readVars(env: NodeJS.ProcessEnv): EnvVars {
+function readVars(env: EnvSource): EnvVars {
   const get = (name: string) => {
     const value = env[name]?.trim();
     return value ? value : undefined;

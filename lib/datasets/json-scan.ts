@@ -203,7 +203,10 @@ class JsonScanner {
 
   private describeHere(): string {
     const codePoint = this.text.codePointAt(this.pos);
-    return codePoint === undefined ? "the end of the text" : JSON.stringify(String.fromCodePoint(codePoint));
+    if (codePoint === undefined) return "the end of the text";
+    const char = String.fromCodePoint(codePoint);
+    // Single quotes read better around the usual culprit, a double quote; invisible characters get escaped.
+    return codePoint < 0x20 ? JSON.stringify(char) : `'${char}'`;
   }
 }
 

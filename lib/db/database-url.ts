@@ -15,7 +15,7 @@ export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string
 /** The filesystem path of a `file:` URL, with its folder created so a fresh checkout just works. */
 export function databaseFilePath(url: string): string {
   const raw = url.slice("file:".length).split("?")[0] ?? "";
-  const path = isAbsolute(raw) ? raw : resolve(process.cwd(), raw);
+  const path = isAbsolute(raw) ? raw : resolve(/*turbopackIgnore: true*/ process.cwd(), raw);
   mkdirSync(dirname(path), { recursive: true });
   return path;
 }

@@ -74,28 +74,67 @@ export function splitPassages(context: string): Passage[] {
 export function chooseSpan(prompt: QAPrompt): ChosenSpan | undefined {
   const passages = splitPassages(prompt.context);
   const questionWords = new Set(contentWords(prompt.question));
-  const indexed = passages.map((passage) => {
-    const words = wordsOf(`${passage.title} ${passage.text}`).map((word) => word.text.toLowerCase());
-    const distinct = new Set(words);
-    let overlap = 0;
-    for (const word of questionWords) if (distinct.has(word)) overlap += 1;
-    return { ngrams: ngramKeys(words, MAX_TITLE_WORDS), overlap };
+  // Tokenised once: the title and text are joined by a newline so a capitalised run cannot span both.
+  const tokenised = passages.map((passage) => {
+    const text = `${passage.title}\n${passage.text}`;
+    const words = wordsOf(text);
+    return { passage, text, words, lower: words.map((word) => word.text.toLowerCase()) };
+  });
+  const candidates = candidateSpans(tokenised, questionWords);
+  const supportByKey = passagesContaining(tokenised, candidates);
+  const overlaps = tokenised.map(({ lower }) => {
+    const words = new Set(lower);
+    return [...questionWords].filter((word) => words.has(word)).length;
   });
 
   let best: (ChosenSpan & { key: string; order: number }) | undefined;
-  for (const candidate of candidateSpans(passages, questionWords)) {
-    let support = 0;
+  for (const candidate of candidates.values()) {
+    const containing = supportByKey.get(candidate.key) ?? [];
     let bestPassage = -1;
-    for (const [index, passage] of indexed.entries()) {
-      if (!passage.ngrams.has(candidate.key)) continue;
-      support += 1;
-      if (bestPassage < 0 || passage.overlap > (indexed[bestPassage]?.overlap ?? 0)) bestPassage = index;
+    for (const index of containing) {
+      if (bestPassage < 0 || (overlaps[index] ?? 0) > (overlaps[bestPassage] ?? 0)) bestPassage = index;
     }
     if (bestPassage < 0) continue;
-    const scored = { span: candidate.span, key: candidate.key, order: candidate.order, passage: bestPassage + 1, overlap: indexed[bestPassage]?.overlap ?? 0, support };
+    const scored = {
+      span: candidate.span,
+      key: candidate.key,
+      order: candidate.order,
+      passage: bestPassage + 1,
+      overlap: overlaps[bestPassage] ?? 0,
+      support: containing.length,
+    };
     if (!best || isBetter(scored, best)) best = scored;
   }
   return best && { span: best.span, passage: best.passage, overlap: best.overlap, support: best.support };
+}
+
+/**
+ * For each candidate key, the indices of the passages whose words contain it. Only word positions
+ * that can start a candidate are expanded, which keeps long contexts to a few milliseconds.
+ */
+function passagesContaining(passages: TokenisedPassage[], candidates: Map<string, Candidate>): Map<string, number[]> {
+  const firstWords = new Set<string>();
+  let longest = 1;
+  for (const key of candidates.keys()) {
+    const words = key.split(" ");
+    firstWords.add(words[0] ?? "");
+    longest = Math.max(longest, words.length);
+  }
+  const found = new Map<string, number[]>();
+  for (const [index, { lower: words }] of passages.entries()) {
+    for (let start = 0; start < words.length; start += 1) {
+      if (!firstWords.has(words[start] ?? "")) continue;
+      let key = "";
+      for (let end = start; end < Math.min(words.length, start + longest); end += 1) {
+        key = end === start ? (words[end] ?? "") : `${key} ${words[end]}`;
+        if (!candidates.has(key)) continue;
+        const list = found.get(key);
+        if (!list) found.set(key, [index]);
+        else if (list[list.length - 1] !== index) list.push(index);
+      }
+    }
+  }
+  return found;
 }
 
 /** Score = overlap of the best passage + passages containing the span; then earlier, then longer. */
@@ -116,7 +155,7 @@ interface Candidate {
 }
 
 /** Passage titles (up to the first " - " or " | ") and capitalised word runs of 1–4 words. */
-function candidateSpans(passages: Passage[], questionWords: Set<string>): Candidate[] {
+function candidateSpans(passages: TokenisedPassage[], questionWords: Set<string>): Map<string, Candidate> {
   const byKey = new Map<string, Candidate>();
   const add = (words: string[], span: string) => {
     const lower = words.map((word) => word.toLowerCase());
@@ -125,11 +164,11 @@ function candidateSpans(passages: Passage[], questionWords: Set<string>): Candid
     const key = lower.join(" ");
     if (!byKey.has(key)) byKey.set(key, { key, span, order: byKey.size });
   };
-  for (const passage of passages) {
+  for (const { passage, text, words } of passages) {
     const title = passage.title.split(/\s+[-|–—]\s+|:\s+/)[0]?.trim() ?? "";
     const titleWords = wordsOf(title).map((word) => word.text);
     if (titleWords.length > 0 && titleWords.length <= MAX_TITLE_WORDS) add(titleWords, title);
-    for (const run of capitalisedRuns(`${passage.title}\n${passage.text}`)) {
+    for (const run of capitalisedRuns(text, words)) {
       for (let start = 0; start < run.length; start += 1) {
         for (let end = start + 1; end <= Math.min(run.length, start + MAX_SPAN_WORDS); end += 1) {
           const words = run.slice(start, end).map((word) => word.text);
@@ -138,7 +177,14 @@ function candidateSpans(passages: Passage[], questionWords: Set<string>): Candid
       }
     }
   }
-  return [...byKey.values()];
+  return byKey;
+}
+
+interface TokenisedPassage {
+  passage: Passage;
+  text: string;
+  words: Word[];
+  lower: string[];
 }
 
 interface Word {
@@ -158,11 +204,11 @@ function contentWords(text: string): string[] {
 }
 
 /** Maximal runs of capitalised words separated only by spaces (punctuation ends a run). */
-function capitalisedRuns(text: string): Word[][] {
+function capitalisedRuns(text: string, words: Word[]): Word[][] {
   const runs: Word[][] = [];
   let run: Word[] = [];
   let previous: Word | undefined;
-  for (const word of wordsOf(text)) {
+  for (const word of words) {
     const capitalised = /^\p{Lu}/u.test(word.text);
     const joined = previous !== undefined && /^[ \t]+$/.test(text.slice(previous.end, word.start));
     if (!capitalised || !joined) {
@@ -174,14 +220,4 @@ function capitalisedRuns(text: string): Word[][] {
   }
   if (run.length > 0) runs.push(run);
   return runs;
-}
-
-function ngramKeys(words: string[], maxLength: number): Set<string> {
-  const keys = new Set<string>();
-  for (let start = 0; start < words.length; start += 1) {
-    for (let end = start + 1; end <= Math.min(words.length, start + maxLength); end += 1) {
-      keys.add(words.slice(start, end).join(" "));
-    }
-  }
-  return keys;
 }

@@ -27,6 +27,7 @@ export {
   defaultBackend,
   readModelEnvironment,
   redactBaseURL,
+  type EnvSource,
   type ModelCallSettings,
   type ModelEnvironment,
   type ModelSelection,

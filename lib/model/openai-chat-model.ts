@@ -124,7 +124,7 @@ class OpenAICompatibleChatModel implements ChatModel {
       },
     );
     return {
-      text: completion.choices[0]?.message.content ?? "",
+      text: textOf(completion),
       promptTokens: completion.usage?.prompt_tokens ?? 0,
       completionTokens: completion.usage?.completion_tokens ?? 0,
       ...stats,
@@ -144,6 +144,12 @@ function asChatCompletion(result: unknown): ChatCompletion {
     throw new MalformedResponseError("no choices[0].message in the response");
   }
   return result as ChatCompletion;
+}
+
+/** Message content; null (a refusal or tool call) or a non-string from a loose server reads as "". */
+function textOf(completion: ChatCompletion): string {
+  const content: unknown = completion.choices[0]?.message.content;
+  return typeof content === "string" ? content : "";
 }
 
 /** Our own deadline governs; the SDK's is a backstop set just past it (it must be a whole number). */

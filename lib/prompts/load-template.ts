@@ -11,7 +11,7 @@ const cache = new Map<string, string>();
  */
 export function loadPromptTemplate(name: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`Invalid prompt name: ${JSON.stringify(name)}`);
-  const path = join(process.cwd(), "prompts", `${name}.md`);
+  const path = join(/*turbopackIgnore: true*/ process.cwd(), "prompts", `${name}.md`);
   let text = cache.get(path);
   if (text === undefined) {
     text = readFileSync(path, "utf8").replace(/\r\n?/g, "\n");

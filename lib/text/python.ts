@@ -127,7 +127,7 @@ export function pyStrRepr(s: string): string {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (cp < 0x20 || cp === 0x7f) out += hexEscape("\\x", cp, 2);
-    else if (cp < 0x7f || ch === " " || !NON_PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x7f || !NON_PRINTABLE.test(ch)) out += ch;
     else if (cp <= 0xff) out += hexEscape("\\x", cp, 2);
     else if (cp <= 0xffff) out += hexEscape("\\u", cp, 4);
     else out += hexEscape("\\U", cp, 8);

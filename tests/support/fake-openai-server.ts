@@ -42,15 +42,22 @@ export interface FaultPlan {
   pick(ctx: FaultContext): Fault | undefined;
 }
 
+/** A parsed JSON request body. */
+export type JsonObject = Record<string, unknown>;
+
 export interface FakeChatRequest {
   model: string;
   messages: { role: string; content: string }[];
-  body: any;
+  body: JsonObject;
 }
 
 export interface FakeServerOptions {
   /** Added before every response (not to hangs or resets). */
   latencyMs?: number;
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Keep every request in `requests` (default true); a long benchmark turns it off to stay flat in memory. */
+  recordRequests?: boolean;
   answer?: (req: FakeChatRequest) => string | Promise<string>;
   faults?: FaultPlan;
   /** When set, a request without exactly this key (Bearer token or Azure `api-key`) gets 401. */
@@ -63,7 +70,7 @@ export interface RecordedRequest {
   path: string;
   model: string;
   messages: { role: string; content: string }[];
-  body: any;
+  body: JsonObject;
   /** Lower-cased header names; `authorization` and `api-key` values are replaced by "[redacted]". */
   headers: Record<string, string>;
   question: string;
@@ -182,16 +189,10 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
     if (req.method !== "POST" || !(azure || CHAT_ROUTE.test(url.pathname))) {
       return sendError(res, 404, `No route for ${req.method} ${url.pathname}`, "not_found");
     }
-    let body: any;
-    try {
-      body = JSON.parse(rawBody);
-    } catch {
-      return sendError(res, 400, "Request body is not valid JSON", null);
-    }
-    const model = azure?.[1] ? decodeURIComponent(azure[1]) : String(body?.model ?? "");
-    const messages: { role: string; content: string }[] = Array.isArray(body?.messages)
-      ? body.messages.map((m: any) => ({ role: String(m?.role), content: typeof m?.content === "string" ? m.content : JSON.stringify(m?.content) }))
-      : [];
+    const body = parseJsonObject(rawBody);
+    if (!body) return sendError(res, 400, "Request body is not a JSON object", null);
+    const model = azure?.[1] ? decodeURIComponent(azure[1]) : String(body.model ?? "");
+    const messages = Array.isArray(body.messages) ? body.messages.map(toMessage) : [];
     const question = questionOf(messages);
     const attemptForQuestion = (attemptsByQuestion.get(question) ?? 0) + 1;
     attemptsByQuestion.set(question, attemptForQuestion);
@@ -199,7 +200,7 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
     const presentedKey = bearerToken(req.headers.authorization) ?? headerValue(req.headers["api-key"]);
 
     const fault = options.faults?.pick({ requestIndex, attemptForQuestion, question, model });
-    recorded.push({
+    if (options.recordRequests !== false) recorded.push({
       path: url.pathname, model, messages, body, headers: redactedHeaders(req.headers), question, attemptForQuestion,
       ...(fault ? { fault: fault.kind } : {}), receivedAt: Date.now(),
     });
@@ -268,7 +269,7 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(initial.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -299,6 +300,23 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
       server.closeAllConnections();
       await stopped;
     },
+  };
+}
+
+function parseJsonObject(text: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toMessage(raw: unknown): { role: string; content: string } {
+  const message = (typeof raw === "object" && raw !== null ? raw : {}) as { role?: unknown; content?: unknown };
+  return {
+    role: String(message.role),
+    content: typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""),
   };
 }
 

@@ -30,8 +30,11 @@ const OPTIONS = {
 /** Exit codes: 0 completed, 1 failed, 2 bad input, 3 cancelled, 130 interrupted (resume it with --resume). */
 export async function runCommand(db: () => Db, args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS });
-  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values)).id;
-  logLine(`run ${runId} ${values.resume !== undefined ? "resumed" : "started"}`);
+  // `run <id> started` must be the first stderr line (scripts read the id from it), so notices wait.
+  const notices: string[] = [];
+  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values, notices)).id;
+  logLine(`run ${runId} started`);
+  notices.forEach(logLine);
 
   const interrupt = new AbortController();
   const onSignal = () => {
@@ -55,7 +58,7 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
 
 type RunOptionValues = Partial<Record<keyof typeof OPTIONS, string>>;
 
-async function createFromOptions(db: Db, values: RunOptionValues): Promise<RunRecord> {
+async function createFromOptions(db: Db, values: RunOptionValues, notices: string[]): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
   if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
   const backend = values.backend ?? (values["base-url"] ? "openai" : defaultBackend());
@@ -81,13 +84,14 @@ async function createFromOptions(db: Db, values: RunOptionValues): Promise<RunRe
     const issue = parsed.error.issues[0]!;
     throw new CliInputError(`run: --${String(issue.path[0] ?? "")}: ${issue.message}`.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
   }
-  const dataset = await resolveDataset(db, values.dataset);
-  const skill = await resolveSkillVersion(db, values.skill);
+  const notice = (line: string) => void notices.push(line);
+  const dataset = await resolveDataset(db, values.dataset, notice);
+  const skill = await resolveSkillVersion(db, values.skill, notice);
   const config: RunConfig = {
     model: { backend, model: values.model, baseURL: values["base-url"] ? redactBaseURL(values["base-url"]) : undefined },
     settings: parsed.data,
   };
-  if (backend === "baseline") logLine("backend: offline extractive baseline (no language model)");
+  if (backend === "baseline") notice("backend: offline extractive baseline (no language model)");
   return createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name });
 }
 

@@ -1,0 +1,30 @@
+import { createHash } from "node:crypto";
+import type { DatasetItem } from "./types";
+
+/**
+ * Stable content hash of parsed items: sha256 (hex) of a canonical JSON array of the items in order,
+ * with object keys sorted at every level, so the same dataset imported twice (even from another
+ * format, or with fields in another order) is recognised. Item order counts.
+ */
+export function hashDatasetItems(items: readonly DatasetItem[]): string {
+  const hash = createHash("sha256");
+  // Fed item by item: a 50 MB dataset never becomes one more 50 MB string.
+  hash.update("[");
+  items.forEach((item, index) => {
+    if (index > 0) hash.update(",");
+    hash.update(canonicalJson(item));
+  });
+  hash.update("]");
+  return hash.digest("hex");
+}
+
+/** JSON.stringify semantics (undefined fields dropped, non-finite numbers → null) with sorted keys. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((element) => (element === undefined ? "null" : canonicalJson(element))).join(",")}]`;
+  const fields = Object.entries(value as Record<string, unknown>)
+    .filter(([, fieldValue]) => fieldValue !== undefined && typeof fieldValue !== "function")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, fieldValue]) => `${JSON.stringify(name)}:${canonicalJson(fieldValue)}`);
+  return `{${fields.join(",")}}`;
+}

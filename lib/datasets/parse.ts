@@ -1,0 +1,148 @@
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import type { DatasetReader } from "./collector";
+import { CsvDatasetReader } from "./csv";
+import { formatFromContent, formatFromExtension } from "./detect";
+import { DatasetValidationError } from "./errors";
+import { JsonDatasetReader } from "./json";
+import { JsonlDatasetReader } from "./jsonl";
+import type { DatasetFormat, DatasetItem } from "./types";
+
+export interface ParseOptions {
+  /** Used in every error message, and for format detection by extension. */
+  fileName: string;
+  /** Overrides detection. */
+  format?: DatasetFormat;
+}
+
+export type DatasetSource = AsyncIterable<string | Uint8Array> | ReadableStream<string | Uint8Array>;
+
+/** Read chunk size for files: large enough that per-chunk overhead vanishes, small enough to stay streaming. */
+const FILE_CHUNK_BYTES = 1 << 20;
+
+/** Parses a whole text held in memory. Throws DatasetValidationError listing every problem. */
+export function parseDatasetText(text: string, options: ParseOptions): DatasetItem[] {
+  const parser = new DatasetParser(options);
+  parser.push(text);
+  return parser.finish();
+}
+
+/**
+ * Parses text or UTF-8 bytes as they arrive: JSONL and CSV records are validated chunk by chunk, so a
+ * large upload is never held whole (JSON is, because it can only be parsed whole).
+ */
+export async function parseDatasetStream(source: DatasetSource, options: ParseOptions): Promise<DatasetItem[]> {
+  const parser = new DatasetParser(options);
+  for await (const text of decodeUtf8(source, options.fileName)) parser.push(text);
+  return parser.finish();
+}
+
+/** Streams a file from disk; the file name in messages defaults to the path's base name. */
+export async function parseDatasetFile(path: string, options: Partial<ParseOptions> = {}): Promise<DatasetItem[]> {
+  const fileName = options.fileName ?? basename(path);
+  const stream = createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
+  return parseDatasetStream(stream, { ...options, fileName });
+}
+
+function createReader(format: DatasetFormat, fileName: string): DatasetReader {
+  switch (format) {
+    case "json":
+      return new JsonDatasetReader(fileName);
+    case "jsonl":
+      return new JsonlDatasetReader(fileName);
+    case "csv":
+      return new CsvDatasetReader(fileName);
+  }
+}
+
+/**
+ * Strips a byte order mark, picks the reader (override, extension, or else the first characters —
+ * buffering only until they decide), and forwards text to it.
+ */
+class DatasetParser {
+  private reader: DatasetReader | undefined;
+  /** Text held back until the content decides the format. */
+  private head: string[] = [];
+  private firstNonSpace: string | undefined;
+  private atStart = true;
+
+  constructor(private readonly options: ParseOptions) {
+    const format = options.format ?? formatFromExtension(options.fileName);
+    if (format !== undefined) this.reader = createReader(format, options.fileName);
+  }
+
+  push(chunk: string): void {
+    let text = chunk;
+    if (this.atStart && text !== "") {
+      if (text.startsWith("\uFEFF")) text = text.slice(1);
+      this.atStart = false;
+    }
+    if (this.reader !== undefined) {
+      this.reader.push(text);
+      return;
+    }
+    this.head.push(text);
+    // Content detection needs the first non-space character, and after a "{" the end of the first line;
+    // re-joining the head only when that may have arrived keeps a long first line from being copied per chunk.
+    this.firstNonSpace ??= /\S/.exec(text)?.[0];
+    if (this.firstNonSpace === undefined || (this.firstNonSpace === "{" && !text.includes("\n"))) return;
+    const format = formatFromContent(this.head.join(""), false);
+    if (format !== undefined) this.reader = this.startReader(format);
+  }
+
+  finish(): DatasetItem[] {
+    this.reader ??= this.startReader(formatFromContent(this.head.join(""), true) ?? "csv");
+    return this.reader.finish();
+  }
+
+  private startReader(format: DatasetFormat): DatasetReader {
+    const reader = createReader(format, this.options.fileName);
+    const head = this.head.join("");
+    this.head = [];
+    reader.push(head);
+    return reader;
+  }
+}
+
+/** Decodes byte chunks as UTF-8 (a multi-byte character may be split across chunks); strings pass through. */
+async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenerator<string> {
+  // fatal: a Latin-1 export would otherwise turn into silent replacement characters in questions and answers.
+  // ignoreBOM: keep the mark so DatasetParser strips it the same way for text and bytes.
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw new DatasetValidationError(fileName, [{ message: "is not valid UTF-8 text (save it as UTF-8)" }]);
+    }
+  };
+  for await (const chunk of iterate(source)) {
+    if (typeof chunk === "string") {
+      const pendingBytes = decode();
+      if (pendingBytes !== "") yield pendingBytes;
+      yield chunk;
+    } else {
+      const text = decode(chunk);
+      if (text !== "") yield text;
+    }
+  }
+  const rest = decode();
+  if (rest !== "") yield rest;
+}
+
+async function* iterate(source: DatasetSource): AsyncGenerator<string | Uint8Array> {
+  if (!("getReader" in source)) {
+    yield* source;
+    return;
+  }
+  const reader = source.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,165 @@
+// The command-line interface, run as separate processes the way scripts and users call it.
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildSystemPrompt } from "@/lib/prompts";
+import { runCli } from "../support/cli";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+let t: TestDatabase;
+beforeEach(() => {
+  t = createTestDb();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const MINI = "tests/fixtures/datasets/searchqa-mini.jsonl";
+const SKILL = "tests/fixtures/skills/searchqa-trained.md";
+const cli = (args: string[], input?: string, env?: Record<string, string>) => runCli(args, { databaseUrl: t.url, input, env });
+const jsonLines = (text: string) => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("score", () => {
+  it("scores JSONL from stdin, one line out per line in, in order", async () => {
+    const input = [
+      { response: "The capital is...\n<answer>Paris</answer>", answers: ["Paris"] },
+      { response: "<answer>the Eiffel Tower!</answer>", answers: ["Eiffel Tower", "Tour Eiffel"] },
+      { response: "I think it is London", answers: ["Paris"] },
+      { response: "<answer>New York City</answer>", answers: ["New York"] },
+    ].map((line) => JSON.stringify(line)).join("\n");
+    const result = await cli(["score"], `${input}\n`);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")).toEqual([
+      '{"em": 1.0, "f1": 1.0, "sub_em": 1.0, "predicted_answer": "Paris"}',
+      '{"em": 1.0, "f1": 1.0, "sub_em": 1.0, "predicted_answer": "the Eiffel Tower!"}',
+      '{"em": 0.0, "f1": 0.0, "sub_em": 0.0, "predicted_answer": "I think it is London"}',
+      '{"em": 0.0, "f1": 0.8, "sub_em": 1.0, "predicted_answer": "New York City"}',
+      "",
+    ]);
+  });
+
+  it("names the line and field of bad input and exits 2", async () => {
+    const result = await cli(["score"], '{"response": "x", "answers": ["a"]}\n{"response": "y", "answers": "a"}\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('stdin: line 2: field "answers"');
+  });
+});
+
+describe("prompt", () => {
+  it("writes the seed's system and user prompts for each item", async () => {
+    const item = { id: "x1", question: "Who?", context: "[DOC] [TLE] A [PAR] b", answers: ["A"], diagnostic_trace_context: "trace" };
+    const result = await cli(["prompt", "--skill", SKILL, "--diagnostic-instruction", "Explain."], `${JSON.stringify(item)}\n`);
+    expect(result.code).toBe(0);
+    const [row] = jsonLines(result.stdout);
+    expect(row!.id).toBe("x1");
+    expect(row!.system).toBe(buildSystemPrompt(readFileSync(SKILL, "utf8")));
+    expect(row!.user).toBe(
+      "## Context\n[DOC] [TLE] A [PAR] b\n\n## Question\nWho?\n\n## Previous Codex Trace Snapshot\n" +
+        "This is a partial transcript from an earlier attempt. Use it as your current reasoning context.\n\ntrace\n\n## Training Readout\nExplain.",
+    );
+  });
+});
+
+describe("dataset and skill", () => {
+  it("imports a dataset, prints its id, and lists it", async () => {
+    const imported = await cli(["dataset", "import", MINI, "--name", "mini"]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toBe("1\n");
+    const listed = await cli(["dataset", "list"]);
+    expect(jsonLines(listed.stdout)).toEqual([{ id: 1, name: "mini", item_count: 12 }]);
+  });
+
+  it("rejects a broken dataset naming file, line and field, and stores nothing", async () => {
+    const file = join(t.dir, "broken.jsonl");
+    writeFileSync(file, '{"id": "a", "question": "q", "answers": ["x"]}\n{"id": "b", "question": "q", "answers": []}\n');
+    const result = await cli(["dataset", "import", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/broken\.jsonl: line 2: field "answers"/);
+    expect(result.stdout).toBe("");
+    expect(await t.db.dataset.count()).toBe(0);
+    expect(await t.db.datasetItem.count()).toBe(0);
+  });
+
+  it("adds a skill version once per distinct text", async () => {
+    const first = await cli(["skill", "add", SKILL, "--name", "qa"]);
+    const again = await cli(["skill", "add", SKILL, "--name", "qa"]);
+    expect(first.stdout).toBe("1\n");
+    expect(again.stdout).toBe("1\n");
+    expect(again.stderr).toContain("unchanged");
+    const listed = jsonLines((await cli(["skill", "list"])).stdout);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: 1, skill: "qa", version: 1 });
+    expect(listed[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("run and export", () => {
+  let server: FakeOpenAIServer;
+  beforeEach(async () => {
+    server = await startFakeOpenAIServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it("runs on the offline baseline with no model configured and prints the summary line", async () => {
+    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL]);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toBe("run 1 started");
+    expect(result.stderr).toMatch(/\n {2}\[rollout\] 12\/12 \(acc=\d\.\d{3}\) id=\S+ hard=[01]\n/);
+    const lines = jsonLines(result.stdout);
+    expect(lines).toHaveLength(1);
+    expect(Object.keys(lines[0]!)).toEqual(["run_id", "status", "n", "em", "f1", "sub_em", "errors", "timeouts", "wall_s"]);
+    expect(lines[0]).toMatchObject({ run_id: 1, status: "completed", n: 12, errors: 0, timeouts: 0 });
+  });
+
+  it("runs against an OpenAI-compatible server and exports the seed's results.jsonl rows", async () => {
+    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--base-url", server.baseURL, "--model", "m1", "--concurrency", "3"]);
+    expect(result.code).toBe(0);
+    expect(server.stats().requests).toBe(12);
+    expect(server.requests[0]!.body.max_completion_tokens).toBe(16384);
+    expect(server.requests[0]!.model).toBe("m1");
+
+    const exported = await cli(["export", "1", "--format", "seed"]);
+    expect(exported.code).toBe(0);
+    const rows = exported.stdout.trim().split("\n");
+    expect(rows).toHaveLength(12);
+    const row = JSON.parse(rows[0]!) as Record<string, unknown>;
+    expect(Object.keys(row)).toEqual(["id", "question", "em", "f1", "sub_em", "hard", "soft", "predicted_answer", "gold_answers", "response", "fail_reason", "agent_ok", "n_turns"]);
+    // Python's json.dumps: ", " / ": " separators and floats as floats.
+    expect(rows[0]).toMatch(/^\{"id": "[^"]+", "question": .*"em": (1|0)\.0, "f1": /);
+
+    const csv = await cli(["export", "1", "--format", "csv"]);
+    expect(csv.stdout.split("\r\n")[0]).toBe("id,question,gold_answers,predicted_answer,em,f1,sub_em,status,fail_reason,latency_ms,prompt_tokens,completion_tokens,turns");
+  });
+
+  it("stops with the server's message and a non-zero exit when the key is refused, never printing the key", async () => {
+    server.setOptions({ requireApiKey: "right-key-456" });
+    const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "wrong-key-123" };
+    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL], undefined, env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/401/);
+    expect(result.stderr + result.stdout).not.toContain("wrong-key-123");
+    expect(jsonLines(result.stdout)[0]).toMatchObject({ status: "failed", n: 0 });
+    expect(server.stats().requests).toBeLessThanOrEqual(16);
+
+    // With the right key, resuming the same run completes it.
+    const resumed = await cli(["run", "--resume", "1"], undefined, { ...env, OPENAI_API_KEY: "right-key-456" });
+    expect(resumed.code).toBe(0);
+    expect(jsonLines(resumed.stdout)[0]).toMatchObject({ status: "completed", n: 12 });
+    const stored = await t.db.run.findUniqueOrThrow({ where: { id: 1 } });
+    expect(JSON.stringify(stored)).not.toContain("right-key-456");
+  });
+
+  it("is what `npm run -s cli` runs, with nothing but data on stdout", async () => {
+    const child = spawn("npm", ["run", "-s", "cli", "--", "score"], { env: { ...process.env, DATABASE_URL: t.url } });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end('{"response": "<answer>x</answer>", "answers": ["x"]}\n');
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"em": 1.0, "f1": 1.0, "sub_em": 1.0, "predicted_answer": "x"}\n');
+  });
+});

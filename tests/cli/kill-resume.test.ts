@@ -1,0 +1,69 @@
+// A run killed at an arbitrary moment (SIGKILL: no chance to clean up) and resumed by id
+// loses nothing and repeats nothing that was stored.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { getRun, iterateRunResultPages } from "@/lib/db";
+import type { StoredItemResult } from "@/lib/rollout";
+import { runCli, spawnCli } from "../support/cli";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { makeItems } from "../support/rollout-fixtures";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+let t: TestDatabase;
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  t = createTestDb();
+  server = await startFakeOpenAIServer({ latencyMs: 40 });
+});
+afterEach(async () => {
+  await server.close();
+  await t.close();
+});
+
+async function stored(runId: number): Promise<StoredItemResult[]> {
+  const rows: StoredItemResult[] = [];
+  for await (const page of iterateRunResultPages(t.db, runId)) rows.push(...page);
+  return rows;
+}
+
+it("resumes a SIGKILLed run: every item ends with exactly one result and stored items are not re-run", async () => {
+  const items = makeItems(80);
+  const file = join(t.dir, "items.jsonl");
+  writeFileSync(file, items.map((item) => JSON.stringify(item)).join("\n"));
+  const args = ["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "4"];
+
+  const child = spawnCli(args, { databaseUrl: t.url });
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (/\[rollout\] 2\d\/80/.test(stderr)) resolve();
+    });
+    child.on("exit", () => reject(new Error(`CLI exited before it could be killed:\n${stderr}`)));
+  });
+  expect(stderr.split("\n")[0]).toBe("run 1 started");
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.on("close", resolve));
+
+  const beforeResume = await stored(1);
+  expect(beforeResume.length).toBeGreaterThan(0);
+  expect(beforeResume.length).toBeLessThan(80);
+  // The stored counters agree with the stored rows even after a kill.
+  expect((await getRun(t.db, 1)).nDone).toBe(beforeResume.length);
+
+  server.requests.length = 0;
+  const resumed = await runCli(["run", "--resume", "1"], { databaseUrl: t.url });
+  expect(resumed.code).toBe(0);
+  expect(resumed.stderr).toContain(`[rollout] resuming: ${beforeResume.length}/80 already done`);
+  expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: 1, status: "completed", n: 80, em: 1 });
+
+  const after = await stored(1);
+  expect(after).toHaveLength(80);
+  expect(new Set(after.map((r) => r.itemId)).size).toBe(80);
+  expect(after.map((r) => r.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+  expect(after.slice(0, beforeResume.length)).toEqual(beforeResume);
+  const storedQuestions = new Set(beforeResume.map((r) => r.question));
+  expect(server.requests.filter((r) => storedQuestions.has(r.question))).toEqual([]);
+  expect(server.requests.length).toBe(80 - beforeResume.length);
+});

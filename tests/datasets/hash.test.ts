@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { hashDatasetItems, parseDatasetText, type DatasetItem } from "@/lib/datasets";
+
+const items: DatasetItem[] = [
+  { id: "1", question: "Q1", context: "", answers: ["a"], metadata: { category: "x", round: 1 } },
+  { id: "2", question: "Q2", context: "c", answers: ["b", "Zürich"], diagnosticTraceContext: "t" },
+];
+
+describe("hashDatasetItems", () => {
+  it("is a sha256 hex digest that ignores key order", () => {
+    const reordered: DatasetItem[] = [
+      { metadata: { round: 1, category: "x" }, answers: ["a"], context: "", question: "Q1", id: "1" },
+      { diagnosticTraceContext: "t", answers: ["b", "Zürich"], context: "c", question: "Q2", id: "2" },
+    ];
+    expect(hashDatasetItems(items)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashDatasetItems(reordered)).toBe(hashDatasetItems(items));
+  });
+
+  it("changes with content and with item order", () => {
+    const base = hashDatasetItems(items);
+    expect(hashDatasetItems([...items].reverse())).not.toBe(base);
+    expect(hashDatasetItems([{ ...items[0]!, answers: ["A"] }, items[1]!])).not.toBe(base);
+    expect(hashDatasetItems([items[0]!])).not.toBe(base);
+  });
+
+  it("recognises the same dataset imported from different formats", () => {
+    const fromJsonl = parseDatasetText('{"id": 1, "question": "Q", "answers": ["a", "b"], "category": "geo"}\n', { fileName: "d.jsonl" });
+    const fromCsv = parseDatasetText("category,answers,question,id\ngeo,a|b,Q,1\n", { fileName: "d.csv" });
+    expect(hashDatasetItems(fromCsv)).toBe(hashDatasetItems(fromJsonl));
+  });
+
+  it("hashes the canonical JSON of the item list", async () => {
+    const { createHash } = await import("node:crypto");
+    const single: DatasetItem[] = [{ id: "1", question: "Q", context: "", answers: ["a"] }];
+    const canonical = '[{"answers":["a"],"context":"","id":"1","question":"Q"}]';
+    expect(hashDatasetItems(single)).toBe(createHash("sha256").update(canonical).digest("hex"));
+  });
+});
