@@ -60,7 +60,7 @@ export class DatasetItemCollector {
 
   finish(options: FinishOptions): DatasetItem[] {
     if (this.recordCount === 0 && !this.hasIssues) this.issues.add({ message: options.emptyMessage });
-    if (this.hasIssues || this.duplicates.size > 0) this.fillInItemLines(options);
+    this.fillInItemLines(options);
     if (this.duplicates.size > 0) this.issues.add({ field: "id", message: this.describeDuplicates() });
     if (this.hasIssues) throw this.issues.toError(this.file);
     return this.items;
@@ -78,14 +78,13 @@ export class DatasetItemCollector {
   }
 
   private fillInItemLines(options: FinishOptions): void {
-    if (options.resolveItemLines === undefined) return;
+    const reported = [...this.issues.reported, ...[...this.duplicates.values()].flat()];
+    const needLines = reported.filter((location) => location.item !== undefined && location.line === undefined);
+    if (options.resolveItemLines === undefined || needLines.length === 0) return;
     const lineOf = options.resolveItemLines();
-    const withItems = [...this.issues.reported, ...[...this.duplicates.values()].flat()];
-    for (const location of withItems) {
-      if (location.item !== undefined && location.line === undefined) {
-        const line = lineOf(location.item);
-        if (line !== undefined) location.line = line;
-      }
+    for (const location of needLines) {
+      const line = location.item === undefined ? undefined : lineOf(location.item);
+      if (line !== undefined) location.line = line;
     }
   }
 

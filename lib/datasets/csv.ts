@@ -116,7 +116,7 @@ export class CsvDatasetReader implements DatasetReader {
     const entries: [string, unknown][] = [];
     const conversionIssues: DatasetIssue[] = [];
     header.columns.forEach((column, index) => {
-      const cell = fields[index] ?? "";
+      const cell = detachString(fields[index] ?? "");
       // An empty cell means "not given", so a blank required cell reads as `field "question": missing`.
       if (cell === "") return;
       if (column === "answers") {
@@ -189,6 +189,15 @@ function parseAnswersCell(cell: string): unknown[] | string {
     .split("|")
     .map((answer) => answer.trim())
     .filter((answer) => answer !== "");
+}
+
+/**
+ * papaparse returns fields as V8 slices or ropes of the whole chunk it parsed, so keeping one field keeps
+ * the entire chunk alive: a 100 MB upload would then cost several times its size for as long as the items
+ * live. A JSON round trip makes a standalone copy; V8 shares storage only from 13 characters up.
+ */
+function detachString(value: string): string {
+  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }
 
 function describeQuoteError(code: string | undefined, message: string | undefined): string {

@@ -1,3 +1,7 @@
+/**
+ * Dataset import: JSON (a list, or an object with a `data` list), JSON Lines and CSV files become
+ * validated DatasetItems, or a DatasetValidationError naming the file, line and field of every problem.
+ */
 export type { DatasetFormat, DatasetItem } from "./types";
 export { DatasetValidationError, MAX_REPORTED_ISSUES, formatIssue, type DatasetIssue } from "./errors";
 export { detectFormat } from "./detect";

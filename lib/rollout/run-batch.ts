@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { FatalModelError } from "../model";
 import type { ChatModel } from "../model/types";
 import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
@@ -41,6 +42,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
   const { items, settings } = options;
   const taskTimeoutS = effectiveTaskTimeoutS(settings);
   const stop = new AbortController();
+  // Every item in flight listens on the batch's stop signal.
+  setMaxListeners(settings.concurrency + 16, stop.signal);
   const onOuterAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
