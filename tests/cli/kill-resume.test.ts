@@ -67,3 +67,31 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
   expect(server.requests.filter((r) => storedQuestions.has(r.question))).toEqual([]);
   expect(server.requests.length).toBe(80 - beforeResume.length);
 });
+
+it("pauses on Ctrl-C as interrupted (exit 130) with the summary line, and resumes to completion", async () => {
+  const file = join(t.dir, "items.jsonl");
+  writeFileSync(file, makeItems(60).map((item) => JSON.stringify(item)).join("\n"));
+  const child = spawnCli(["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "3"], {
+    databaseUrl: t.url,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  await new Promise<void>((resolve) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (/\[rollout\] 1\d\/60/.test(stderr)) resolve();
+    });
+  });
+  child.kill("SIGINT");
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  expect(code).toBe(130);
+  expect(stderr).toContain("resume with --resume 1");
+  const summary = JSON.parse(stdout) as { status: string; n: number };
+  expect(summary.status).toBe("interrupted");
+  expect((await stored(1)).length).toBe(summary.n);
+
+  const resumed = await runCli(["run", "--resume", "1"], { databaseUrl: t.url });
+  expect(resumed.code).toBe(0);
+  expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", n: 60 });
+});

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DatasetValidationError, MAX_REPORTED_ISSUES, parseDatasetText } from "@/lib/datasets";
+import { datasetFailure } from "../support/failures";
 
-function failure(text: string, fileName: string): DatasetValidationError {
-  try {
-    parseDatasetText(text, { fileName });
-  } catch (error) {
-    if (error instanceof DatasetValidationError) return error;
-    throw error;
-  }
-  throw new Error("expected a DatasetValidationError");
-}
+const failure = datasetFailure;
 
 describe("DatasetValidationError", () => {
   it("is an Error carrying the file and the issues, one message line per issue", () => {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DatasetValidationError, parseDatasetText } from "@/lib/datasets";
+import { parseDatasetText } from "@/lib/datasets";
+import { datasetFailure } from "../support/failures";
 
-function failure(text: string, fileName = "data.json"): DatasetValidationError {
-  try {
-    parseDatasetText(text, { fileName });
-  } catch (error) {
-    if (error instanceof DatasetValidationError) return error;
-    throw error;
-  }
-  throw new Error("expected a DatasetValidationError");
-}
+const failure = (text: string, fileName = "data.json") => datasetFailure(text, fileName);
 
 describe("JSON datasets", () => {
   it("reads a JSON array with numeric ids, `key` ids and a single `answer`", () => {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DatasetValidationError, parseDatasetText } from "@/lib/datasets";
+import { parseDatasetText } from "@/lib/datasets";
+import { datasetFailure } from "../support/failures";
 
-function failure(text: string, fileName = "data.jsonl"): DatasetValidationError {
-  try {
-    parseDatasetText(text, { fileName });
-  } catch (error) {
-    if (error instanceof DatasetValidationError) return error;
-    throw error;
-  }
-  throw new Error("expected a DatasetValidationError");
-}
+const failure = (text: string, fileName = "data.jsonl") => datasetFailure(text, fileName);
 
 const line = (record: Record<string, unknown>): string => JSON.stringify(record);
 

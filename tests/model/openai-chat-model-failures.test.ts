@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAzureChatModel, createOpenAIChatModel, FatalModelError, type ChatRequest } from "../../lib/model";
 import { faultAlways, faultFirstN, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { rejectionOf } from "../support/failures";
 
 const SECRET = "sk-live-secret-key-ABCDEF123456";
 const TINY_BACKOFF = { baseMs: 2, capMs: 20 };
@@ -14,14 +15,6 @@ function qaRequest(extra: Partial<ChatRequest> = {}): ChatRequest {
   };
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

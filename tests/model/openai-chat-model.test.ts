@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOpenAIChatModel, ModelCallError, type ChatRequest } from "../../lib/model";
 import { faultFirstN, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { rejectionOf } from "../support/failures";
 
 const TINY_BACKOFF = { baseMs: 2, capMs: 20 };
 
@@ -16,14 +17,6 @@ function qaRequest(question = "Which city is the capital of France? [[ANSWER: Pa
   };
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 let server: FakeOpenAIServer;
 beforeAll(async () => {
