@@ -7,3 +7,4 @@ export { DatasetValidationError, MAX_REPORTED_ISSUES, formatIssue, type DatasetI
 export { detectFormat } from "./detect";
 export { parseDatasetFile, parseDatasetStream, parseDatasetText, type DatasetSource, type ParseOptions } from "./parse";
 export { hashDatasetItems } from "./hash";
+export { computeDatasetStats, type DatasetStats, type Distribution } from "./stats";

@@ -1,4 +1,6 @@
+import { computeDatasetStats, type DatasetStats } from "../datasets/stats";
 import type { DatasetFormat, DatasetItem } from "../datasets/types";
+import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
 
@@ -10,6 +12,11 @@ export interface DatasetRecord {
   hash: string;
   itemCount: number;
   createdAt: Date;
+  stats: DatasetStats;
+}
+
+function toRecord({ statsJson, ...row }: Dataset): DatasetRecord {
+  return { ...row, stats: JSON.parse(statsJson) as DatasetStats };
 }
 
 export interface StoredDatasetItem extends DatasetItem {
@@ -27,7 +34,14 @@ export async function importDataset(
   return db.$transaction(
     async (tx) => {
       const dataset = await tx.dataset.create({
-        data: { name: input.name, fileName: input.fileName, format: input.format, hash: input.hash, itemCount: input.items.length },
+        data: {
+          name: input.name,
+          fileName: input.fileName,
+          format: input.format,
+          hash: input.hash,
+          itemCount: input.items.length,
+          statsJson: JSON.stringify(computeDatasetStats(input.items)),
+        },
       });
       for (let start = 0; start < input.items.length; start += INSERT_CHUNK) {
         await tx.datasetItem.createMany({
@@ -43,7 +57,7 @@ export async function importDataset(
           })),
         });
       }
-      return dataset;
+      return toRecord(dataset);
     },
     { timeout: 600_000 },
   );
@@ -51,23 +65,38 @@ export async function importDataset(
 
 /** An earlier import of exactly the same items, if any. */
 export async function findDatasetByHash(db: Db, hash: string): Promise<DatasetRecord | null> {
-  return db.dataset.findFirst({ where: { hash }, orderBy: { id: "asc" } });
+  const row = await db.dataset.findFirst({ where: { hash }, orderBy: { id: "asc" } });
+  return row ? toRecord(row) : null;
 }
 
 export async function getDataset(db: Db, id: number): Promise<DatasetRecord> {
   const row = await db.dataset.findUnique({ where: { id } });
   if (!row) throw new NotFoundError("dataset", id);
-  return row;
+  return toRecord(row);
 }
 
 export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
-  return db.dataset.findMany({ orderBy: { id: "asc" } });
+  return (await db.dataset.findMany({ orderBy: { id: "asc" } })).map(toRecord);
 }
 
 /** All items of a dataset in file order. */
 export async function getDatasetItems(db: Db, datasetId: number): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" } });
-  return rows.map((row) => ({
+  return rows.map(toItem);
+}
+
+/** One page of a dataset's items in file order, for previews. */
+export async function listDatasetItemsPage(
+  db: Db,
+  datasetId: number,
+  page: { offset: number; limit: number },
+): Promise<StoredDatasetItem[]> {
+  const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" }, skip: page.offset, take: page.limit });
+  return rows.map(toItem);
+}
+
+function toItem(row: DatasetItemRow): StoredDatasetItem {
+  return {
     datasetItemId: row.id,
     id: row.externalId,
     question: row.question,
@@ -75,5 +104,5 @@ export async function getDatasetItems(db: Db, datasetId: number): Promise<Stored
     answers: JSON.parse(row.answersJson) as string[],
     ...(row.diagnosticTraceContext !== null ? { diagnosticTraceContext: row.diagnosticTraceContext } : {}),
     ...(row.metadataJson !== null ? { metadata: JSON.parse(row.metadataJson) as Record<string, unknown> } : {}),
-  }));
+  };
 }

@@ -4,5 +4,7 @@ export * from "./datasets";
 export * from "./errors";
 export * from "./result-writer";
 export * from "./results";
+export * from "./run-actions";
+export * from "./run-views";
 export * from "./runs";
 export * from "./skills";

@@ -14,17 +14,25 @@ export interface ResultWriterOptions {
  * Flushes run one at a time, in order.
  */
 export class ResultWriter {
-  private buffer: Array<ItemResult & { seq: number }> = [];
+  private buffer: SequencedResult[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private nextSeq: number;
-  private gauges = { inFlight: 0, retryingNow: 0 };
+  private sums: RunningSums;
+  private gauges = { inFlight: 0, retryingNow: 0, rateLimitedNow: 0 };
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
 
-  constructor(private readonly db: Db, private readonly runId: number, alreadyDone: number, options: ResultWriterOptions = {}) {
-    this.nextSeq = alreadyDone + 1;
+  /** `start`: the run's highest stored seq and its stored sums, so new rows continue both. */
+  constructor(
+    private readonly db: Db,
+    private readonly runId: number,
+    start: { lastSeq: number; sums: RunningSums },
+    options: ResultWriterOptions = {},
+  ) {
+    this.nextSeq = start.lastSeq + 1;
+    this.sums = { ...start.sums };
     this.maxBatch = options.maxBatch ?? 200;
     this.maxDelayMs = options.maxDelayMs ?? 100;
   }
@@ -33,14 +41,15 @@ export class ResultWriter {
   push(result: ItemResult): number {
     if (this.failure) throw this.failure;
     const seq = this.nextSeq++;
-    this.buffer.push({ ...result, seq });
+    this.sums = { em: this.sums.em + result.em, f1: this.sums.f1 + result.f1, subEm: this.sums.subEm + result.subEm };
+    this.buffer.push({ ...result, seq, cum: this.sums });
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
     return seq;
   }
 
-  setGauges(gauges: { inFlight: number; retrying: number }): void {
-    this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying };
+  setGauges(gauges: { inFlight: number; retrying: number; rateLimited: number }): void {
+    this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying, rateLimitedNow: gauges.rateLimited };
   }
 
   /** Writes everything queued so far. Rejects if a write failed (nothing is dropped silently). */
@@ -57,7 +66,7 @@ export class ResultWriter {
     });
   }
 
-  private async write(batch: Array<ItemResult & { seq: number }>): Promise<void> {
+  private async write(batch: SequencedResult[]): Promise<void> {
     if (this.failure) return;
     const totals = { em: 0, f1: 0, subEm: 0, agentOk: 0, errors: 0, timeouts: 0, prompt: 0, completion: 0, latency: 0, retries: 0, rateLimited: 0 };
     for (const r of batch) {
@@ -101,6 +110,7 @@ export class ResultWriter {
           rateLimited: { increment: totals.rateLimited },
           inFlight: this.gauges.inFlight,
           retryingNow: this.gauges.retryingNow,
+          rateLimitedNow: this.gauges.rateLimitedNow,
           heartbeatAt: new Date(),
         },
       }),
@@ -110,7 +120,7 @@ export class ResultWriter {
 
 const RESULT_COLUMNS = [
   "runId", "itemId", "datasetItemId", "seq", "status", "phase", "question", "goldAnswersJson", "em", "f1", "subEm",
-  "hard", "soft", "predictedAnswer", "response", "failReason", "agentOk", "nTurns", "latencyMs", "promptTokens",
+  "hard", "soft", "cumEm", "cumF1", "cumSubEm", "predictedAnswer", "response", "failReason", "agentOk", "nTurns", "latencyMs", "promptTokens",
   "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt",
 ] as const;
 const CONVERSATION_COLUMNS = ["runId", "itemId", "userPrompt", "conversationJson"] as const;
@@ -131,7 +141,15 @@ function insertStatements<C extends string>(db: Db, table: string, columns: read
 }
 
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
-function toRow(runId: number, r: ItemResult & { seq: number }): Record<(typeof RESULT_COLUMNS)[number], SqlValue> {
+export interface RunningSums {
+  em: number;
+  f1: number;
+  subEm: number;
+}
+
+type SequencedResult = ItemResult & { seq: number; cum: RunningSums };
+
+function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS)[number], SqlValue> {
   return {
     runId,
     itemId: r.itemId,
@@ -146,6 +164,9 @@ function toRow(runId: number, r: ItemResult & { seq: number }): Record<(typeof R
     subEm: r.subEm,
     hard: r.hard,
     soft: r.soft,
+    cumEm: r.cum.em,
+    cumF1: r.cum.f1,
+    cumSubEm: r.cum.subEm,
     predictedAnswer: r.predictedAnswer,
     response: r.response,
     failReason: r.failReason,

@@ -13,7 +13,7 @@ export interface RunRecord extends Omit<Run, "configJson" | "status"> {
 /** A lease not renewed for this long is considered abandoned (its process died on another host). */
 export const LEASE_TTL_MS = 30_000;
 
-function toRecord(row: Run): RunRecord {
+export function toRunRecord(row: Run): RunRecord {
   const { configJson, status, ...rest } = row;
   return { ...rest, status: status as RunStatus, config: RunConfigSchema.parse(JSON.parse(configJson)) };
 }
@@ -34,13 +34,13 @@ export async function createRun(
       itemsTotal: input.itemsTotal,
     },
   });
-  return toRecord(row);
+  return toRunRecord(row);
 }
 
 export async function getRun(db: Db, id: number): Promise<RunRecord> {
   const row = await db.run.findUnique({ where: { id } });
   if (!row) throw new NotFoundError("run", id);
-  return toRecord(row);
+  return toRunRecord(row);
 }
 
 export function newWorkerId(): string {
@@ -64,8 +64,8 @@ export async function claimRun(db: Db, runId: number, workerId: string): Promise
   const claimed = await db.run.updateMany({
     where: { id: runId, workerId: run.workerId, status: run.status },
     data: {
-      status: "running", workerId, heartbeatAt: now, startedAt: run.startedAt ?? now,
-      finishedAt: null, error: null, cancelRequestedAt: null, inFlight: 0, retryingNow: 0,
+      status: "running", workerId, heartbeatAt: now, startedAt: run.startedAt ?? now, resumedAt: now, resumedDone: run.nDone,
+      finishedAt: null, error: null, cancelRequestedAt: null, inFlight: 0, retryingNow: 0, rateLimitedNow: 0,
     },
   });
   if (claimed.count !== 1) throw new RunBusyError(`run ${runId} was claimed by another process`);
@@ -123,15 +123,31 @@ export async function finishRun(
       workerId: null,
       inFlight: 0,
       retryingNow: 0,
+      rateLimitedNow: 0,
       activeMs: { increment: outcome.activeMs },
     },
   });
   return getRun(db, runId);
 }
 
+/** Gives up the lease but leaves the run "running", for whichever process starts next to resume it. */
+export async function releaseRun(db: Db, runId: number, workerId: string, activeMs: number): Promise<RunRecord> {
+  await db.run.updateMany({
+    where: { id: runId, workerId },
+    data: { workerId: null, inFlight: 0, retryingNow: 0, rateLimitedNow: 0, activeMs: { increment: activeMs } },
+  });
+  return getRun(db, runId);
+}
+
+/** The highest order of completion stored for the run (0 if none); new results continue after it. */
+export async function getLastSeq(db: Db, runId: number): Promise<number> {
+  const last = await db.runResult.findFirst({ where: { runId }, orderBy: { seq: "desc" }, select: { seq: true } });
+  return last?.seq ?? 0;
+}
+
 export async function listRuns(db: Db): Promise<RunRecord[]> {
   const rows = await db.run.findMany({ orderBy: { id: "desc" } });
-  return rows.map(toRecord);
+  return rows.map(toRunRecord);
 }
 
 /** Item ids that already have a result: the seed's resume skips them. */

@@ -67,3 +67,52 @@ export async function listSkillVersions(db: Db): Promise<Omit<SkillVersionRecord
   });
   return rows.map(({ skill, ...version }) => ({ ...version, skillName: skill.name }));
 }
+
+export interface SkillView {
+  id: number;
+  name: string;
+  latestVersion: number;
+  latestVersionId: number;
+  latestAt: Date;
+  versionCount: number;
+  /** The best EM any run of any of its versions reached (over the items it scored), if any run scored items. */
+  bestEm: number | null;
+}
+
+/** Skills with their latest version, number of versions and best EM, newest activity first. */
+export async function listSkillViews(db: Db): Promise<SkillView[]> {
+  const skills = await db.skill.findMany({
+    include: {
+      versions: {
+        select: { id: true, version: true, createdAt: true, runs: { where: { nDone: { gt: 0 } }, select: { emSum: true, nDone: true } } },
+        orderBy: { version: "desc" },
+      },
+    },
+  });
+  return skills
+    .filter((skill) => skill.versions.length > 0)
+    .map((skill) => {
+      const latest = skill.versions[0]!;
+      const ems = skill.versions.flatMap((version) => version.runs.map((run) => run.emSum / run.nDone));
+      return {
+        id: skill.id,
+        name: skill.name,
+        latestVersion: latest.version,
+        latestVersionId: latest.id,
+        latestAt: latest.createdAt,
+        versionCount: skill.versions.length,
+        bestEm: ems.length ? Math.max(...ems) : null,
+      };
+    })
+    .sort((a, b) => b.latestAt.getTime() - a.latestAt.getTime());
+}
+
+/** A skill and all its versions (without their text), newest first. */
+export async function getSkillWithVersions(db: Db, skillId: number): Promise<{ id: number; name: string; versions: Omit<SkillVersionRecord, "content">[] }> {
+  const skill = await db.skill.findUnique({
+    where: { id: skillId },
+    include: { versions: { omit: { content: true }, orderBy: { version: "desc" } } },
+  });
+  if (!skill) throw new NotFoundError("skill", skillId);
+  return { id: skill.id, name: skill.name, versions: skill.versions.map((version) => ({ ...version, skillName: skill.name })) };
+}

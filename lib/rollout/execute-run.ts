@@ -1,4 +1,7 @@
-import { claimRun, finishRun, getCompletedItemIds, getDatasetItems, heartbeatRun, mostCommonFailReason, newWorkerId, ResultWriter, type Db, type RunRecord } from "../db";
+import {
+  claimRun, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, heartbeatRun, mostCommonFailReason, newWorkerId,
+  releaseRun, ResultWriter, type Db, type RunRecord,
+} from "../db";
 import type { ChatModel } from "../model/types";
 import { createChatModel } from "../model";
 import type { RolloutEvent } from "./progress";
@@ -7,7 +10,10 @@ import { selectItems } from "./select-items";
 import { systemicFailureMessage } from "./systemic-failure";
 
 export interface ExecuteRunOptions {
-  /** Abort to pause the run as "interrupted" (Ctrl-C, server shutdown); it can be resumed. */
+  /**
+   * Abort to stop: with reason "shutdown" the run stays "running" with its lease released (the server
+   * resumes it when it starts again); any other reason pauses it as "interrupted" (Ctrl-C).
+   */
   signal?: AbortSignal;
   onEvent?(event: RolloutEvent): void;
   workerId?: string;
@@ -27,7 +33,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
   const started = performance.now();
   const settings = run.config.settings;
   const stop = new AbortController();
-  const onInterrupt = () => stop.abort("interrupted");
+  const onInterrupt = () => stop.abort(options.signal?.reason === "shutdown" ? "shutdown" : "interrupted");
   options.signal?.addEventListener("abort", onInterrupt, { once: true });
   if (options.signal?.aborted) onInterrupt();
 
@@ -43,7 +49,12 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     const model =
       options.model ??
       createChatModel(run.config.model, { callTimeoutMs: settings.execTimeoutS * 1000, maxRetries: settings.maxRetries });
-    writer = new ResultWriter(db, runId, done.size, options.writer);
+    writer = new ResultWriter(
+      db,
+      runId,
+      { lastSeq: await getLastSeq(db, runId), sums: { em: run.emSum, f1: run.f1Sum, subEm: run.subEmSum } },
+      options.writer,
+    );
     const activeWriter = writer;
     heartbeat = setInterval(() => {
       void activeWriter.flush().catch(() => undefined);
@@ -70,12 +81,14 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       },
     });
     clearInterval(heartbeat);
-    activeWriter.setGauges({ inFlight: 0, retrying: 0 });
+    activeWriter.setGauges({ inFlight: 0, retrying: 0, rateLimited: 0 });
     await activeWriter.flush();
 
     const activeMs = performance.now() - started;
     if (outcome.kind === "fatal") return finishRun(db, runId, workerId, { status: "failed", error: outcome.error.message, activeMs });
     if (outcome.kind === "aborted") {
+      // A server shutting down leaves its runs "running" with no lease, so the next start resumes them.
+      if (outcome.reason === "shutdown") return releaseRun(db, runId, workerId, activeMs);
       const status = outcome.reason === "cancelled" ? "cancelled" : "interrupted";
       return finishRun(db, runId, workerId, { status, activeMs });
     }

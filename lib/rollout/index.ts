@@ -8,3 +8,5 @@ export * from "./run-config";
 export * from "./select-items";
 export * from "./systemic-failure";
 export * from "./types";
+export * from "./run-worker";
+export * from "./process-worker";

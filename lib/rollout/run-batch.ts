@@ -6,10 +6,11 @@ import { processItem } from "./process-item";
 import { effectiveTaskTimeoutS, type RunSettings } from "./run-config";
 import type { ItemResult, RolloutItem } from "./types";
 
-/** Calls under way right now, and how many of them are waiting to retry. */
+/** Calls under way right now, how many of them are waiting to retry, and how many of those were rate-limited. */
 export interface LiveGauges {
   inFlight: number;
   retrying: number;
+  rateLimited: number;
 }
 
 export interface RunBatchOptions {
@@ -48,7 +49,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
-  const gauges: LiveGauges = { inFlight: 0, retrying: 0 };
+  const gauges: LiveGauges = { inFlight: 0, retrying: 0, rateLimited: 0 };
   const emit = () => options.onLiveChange?.({ ...gauges });
   let fatal: FatalModelError | undefined;
   let next = 0;
@@ -59,11 +60,12 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
     stop.signal.addEventListener("abort", onStop, { once: true });
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), taskTimeoutS * 1000);
     const startedAt = new Date();
-    let retrying = false;
-    const setRetrying = (value: boolean) => {
-      if (retrying === value) return;
-      retrying = value;
-      gauges.retrying += value ? 1 : -1;
+    let waiting: "no" | "retry" | "rate-limited" = "no";
+    const setWaiting = (value: typeof waiting) => {
+      if (waiting === value) return;
+      gauges.retrying += (value !== "no" ? 1 : 0) - (waiting !== "no" ? 1 : 0);
+      gauges.rateLimited += (value === "rate-limited" ? 1 : 0) - (waiting === "rate-limited" ? 1 : 0);
+      waiting = value;
       emit();
     };
     gauges.inFlight++;
@@ -76,7 +78,10 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
           systemPrompt: options.systemPrompt,
           settings,
           signal: controller.signal,
-          observer: { onRetryScheduled: () => setRetrying(true), onRetryStarted: () => setRetrying(false) },
+          observer: {
+            onRetryScheduled: ({ rateLimited }) => setWaiting(rateLimited ? "rate-limited" : "retry"),
+            onRetryStarted: () => setWaiting("no"),
+          },
         }),
         rejectOnAbort(controller.signal),
       ]);
@@ -92,7 +97,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
     } finally {
       clearTimeout(timer);
       stop.signal.removeEventListener("abort", onStop);
-      setRetrying(false);
+      setWaiting("no");
       gauges.inFlight--;
       emit();
     }

@@ -26,6 +26,7 @@ CREATE TABLE "Dataset" (
     "format" TEXT NOT NULL,
     "hash" TEXT NOT NULL,
     "itemCount" INTEGER NOT NULL,
+    "statsJson" TEXT NOT NULL DEFAULT '{}',
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
@@ -70,11 +71,14 @@ CREATE TABLE "Run" (
     "rateLimited" INTEGER NOT NULL DEFAULT 0,
     "inFlight" INTEGER NOT NULL DEFAULT 0,
     "retryingNow" INTEGER NOT NULL DEFAULT 0,
+    "rateLimitedNow" INTEGER NOT NULL DEFAULT 0,
     "workerId" TEXT,
     "heartbeatAt" DATETIME,
     "cancelRequestedAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" DATETIME,
+    "resumedAt" DATETIME,
+    "resumedDone" INTEGER NOT NULL DEFAULT 0,
     "finishedAt" DATETIME,
     "activeMs" REAL NOT NULL DEFAULT 0,
     CONSTRAINT "Run_datasetId_fkey" FOREIGN KEY ("datasetId") REFERENCES "Dataset" ("id") ON DELETE RESTRICT ON UPDATE CASCADE,
@@ -97,6 +101,9 @@ CREATE TABLE "RunResult" (
     "subEm" REAL NOT NULL,
     "hard" INTEGER NOT NULL,
     "soft" REAL NOT NULL,
+    "cumEm" REAL NOT NULL DEFAULT 0,
+    "cumF1" REAL NOT NULL DEFAULT 0,
+    "cumSubEm" REAL NOT NULL DEFAULT 0,
     "predictedAnswer" TEXT NOT NULL,
     "response" TEXT NOT NULL,
     "failReason" TEXT NOT NULL,

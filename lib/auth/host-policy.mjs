@@ -1,0 +1,61 @@
+// Where the dashboard may listen, and whether it may start there without an access token.
+//
+// Plain JavaScript (types in host-policy.d.mts) because scripts/start.mjs imports it with bare `node`,
+// before anything is built and without a TypeScript loader; TypeScript code imports it the same way.
+// Pure: no Node or Next imports, so the proxy can use `isLoopbackHost` too.
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 3000;
+export const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. A host may carry
+ * IPv6 brackets ("[::1]"). IP literals are read the way the URL parser (and the system resolver) reads
+ * them, so "127.1" and "0:0:0:0:0:0:0:1" count; anything else, including unparseable input, does not.
+ */
+export function isLoopbackHost(host) {
+  const name = String(host).trim().toLowerCase().replace(/\.$/, "");
+  if (name === "localhost") return true;
+  // Only name and IP-literal characters: the URL parser below would otherwise accept "x@127.0.0.1".
+  if (!/^[a-z0-9.:[\]-]+$/.test(name)) return false;
+  const bare = name.replace(/^\[(.*)\]$/, "$1");
+  const literal = bare.includes(":") ? `[${bare}]` : bare;
+  let canonical;
+  try {
+    canonical = new URL(`http://${literal}/`).hostname;
+  } catch {
+    return false;
+  }
+  if (canonical === "[::1]") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(canonical);
+}
+
+/**
+ * Whether `next start` may run with this environment, and on which host and port. Listening on a
+ * non-loopback address exposes model credits and data to the network, so it needs SKILLBOARD_TOKEN.
+ * Messages name variables, never their values.
+ */
+export function checkStartPolicy(env) {
+  const host = env.SKILLBOARD_HOST?.trim() || DEFAULT_HOST;
+  const portText = env.PORT?.trim() || String(DEFAULT_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    return { ok: false, message: `PORT must be a number from 0 to 65535, got "${portText}".` };
+  }
+  const port = Number(portText);
+  if (isLoopbackHost(host)) return { ok: true, host, port };
+
+  const token = env.SKILLBOARD_TOKEN ?? "";
+  if (token.length >= MIN_TOKEN_LENGTH) return { ok: true, host, port };
+  const problem = token
+    ? `SKILLBOARD_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters`
+    : "SKILLBOARD_TOKEN is not set";
+  return {
+    ok: false,
+    message:
+      `Refusing to listen on ${host}: it is not a loopback address and ${problem}.\n` +
+      "Anyone who can reach this address could read your data and spend your model credits.\n" +
+      `Either set SKILLBOARD_TOKEN to a secret of at least ${MIN_TOKEN_LENGTH} characters ` +
+      "(for example: export SKILLBOARD_TOKEN=$(openssl rand -hex 32)),\n" +
+      "or unset SKILLBOARD_HOST to listen on 127.0.0.1 only.",
+  };
+}

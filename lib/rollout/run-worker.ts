@@ -1,0 +1,80 @@
+import { setMaxListeners } from "node:events";
+import { RunBusyError, type Db } from "../db";
+import { executeRun } from "./execute-run";
+
+export interface RunWorkerOptions {
+  db: Db;
+  /** How many runs this process executes at once. */
+  maxParallelRuns?: number;
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunWorker {
+  /** Stops taking runs; the runs under way are released, still "running", for the next start to resume. */
+  stop(): Promise<void>;
+  /** Looks for work now instead of at the next poll (after a run is queued). */
+  wake(): void;
+}
+
+/**
+ * The dashboard's executor: polls the database for queued runs, and for runs left "running" by a process
+ * that died (a crash or restart), and executes them. The database is the only job list: a run is claimed
+ * through its lease, so several processes can share one database without running anything twice.
+ */
+export function startRunWorker(options: RunWorkerOptions): RunWorker {
+  const { db, maxParallelRuns = 4, pollMs = 1000, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const active = new Map<number, Promise<unknown>>();
+  const shutdown = new AbortController();
+  setMaxListeners(maxParallelRuns + 8, shutdown.signal);
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+
+  async function poll(): Promise<void> {
+    if (polling || shutdown.signal.aborted) return;
+    polling = true;
+    try {
+      const capacity = maxParallelRuns - active.size;
+      if (capacity <= 0) return;
+      const candidates = await db.run.findMany({
+        where: { status: { in: ["queued", "running"] }, id: { notIn: [...active.keys()] } },
+        orderBy: [{ status: "asc" }, { id: "asc" }],
+        select: { id: true, status: true },
+      });
+      for (const { id, status } of candidates) {
+        if (active.size >= maxParallelRuns) break;
+        const execution = executeRun(db, id, { signal: shutdown.signal })
+          .then((run) => log(`run ${id}: ${run.status}${run.error ? ` (${run.error})` : ""}`))
+          // A live process holds this run's lease: not ours to execute.
+          .catch((error: unknown) => (error instanceof RunBusyError ? undefined : log(`run ${id} failed: ${(error as Error).message}`)))
+          .finally(() => {
+            active.delete(id);
+            schedule(0);
+          });
+        active.set(id, execution);
+        if (status === "running") log(`run ${id}: resuming after a restart`);
+      }
+    } catch (error) {
+      log(`run worker: ${(error as Error).message}`);
+    } finally {
+      polling = false;
+    }
+  }
+
+  function schedule(delay: number): void {
+    if (shutdown.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void poll().finally(() => schedule(pollMs)), delay);
+    timer.unref();
+  }
+
+  schedule(0);
+  return {
+    wake: () => schedule(0),
+    async stop() {
+      clearTimeout(timer);
+      shutdown.abort("shutdown");
+      await Promise.allSettled(active.values());
+    },
+  };
+}

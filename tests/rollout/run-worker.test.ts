@@ -1,0 +1,120 @@
+// The dashboard's worker: queued runs are claimed from the database, runs left "running" by a dead
+// process are resumed, runs a live process holds are left alone, and retrying failed items reruns only those.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, queueRunForResume, retryFailedItems } from "@/lib/db";
+import { executeRun, startRunWorker, type RunWorker } from "@/lib/rollout";
+import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+let t: TestDatabase;
+let server: FakeOpenAIServer;
+let worker: RunWorker | undefined;
+beforeEach(async () => {
+  t = createTestDb();
+  server = await startFakeOpenAIServer({ latencyMs: 5 });
+});
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  await server.close();
+  await t.close();
+});
+
+async function waitForStatus(runId: number, status: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(t.db, runId);
+    if (run.status === status) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} is ${run.status}, expected ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("run worker", () => {
+  it("executes queued runs, several at once", async () => {
+    const first = await createStoredRun(t.db, { items: makeItems(10), baseURL: server.baseURL });
+    const second = await createStoredRun(t.db, { items: makeItems(10), baseURL: server.baseURL });
+    worker = startRunWorker({ db: t.db, pollMs: 50, log: () => {} });
+    expect((await waitForStatus(first.id, "completed")).nDone).toBe(10);
+    expect((await waitForStatus(second.id, "completed")).nDone).toBe(10);
+  });
+
+  it("resumes a run left running by a process that died, keeping what it finished", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(12), baseURL: server.baseURL, settings: { limit: 12 } });
+    await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    // Simulate a crash part-way: drop the last 5 results, mark the run running under a dead process.
+    const doomed = (await t.db.runResult.findMany({ where: { runId: run.id, seq: { gt: 7 } }, select: { itemId: true } })).map((r) => r.itemId);
+    await t.db.runItemConversation.deleteMany({ where: { runId: run.id, itemId: { in: doomed } } });
+    await t.db.runResult.deleteMany({ where: { runId: run.id, itemId: { in: doomed } } });
+    const kept = await t.db.runResult.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    await t.db.run.update({ where: { id: run.id }, data: { status: "running", workerId: "elsewhere:999999:dead", heartbeatAt: new Date(0), nDone: 7 } });
+    server.requests.length = 0;
+
+    worker = startRunWorker({ db: t.db, pollMs: 50, log: () => {} });
+    const done = await waitForStatus(run.id, "completed");
+    expect(done.nDone).toBe(12);
+    expect(server.requests.map((r) => r.question).sort()).toEqual(
+      makeItems(12).filter((item) => doomed.includes(item.id)).map((item) => item.question).sort(),
+    );
+    const after = await t.db.runResult.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    expect(after.slice(0, 7)).toEqual(kept);
+  });
+
+  it("leaves alone a run whose lease a live process holds", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL });
+    await t.db.run.update({ where: { id: run.id }, data: { status: "running", workerId: `${(await import("node:os")).hostname()}:${process.pid}:other`, heartbeatAt: new Date() } });
+    worker = startRunWorker({ db: t.db, pollMs: 20, log: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.stats().requests).toBe(0);
+    expect((await getRun(t.db, run.id)).status).toBe("running");
+  });
+});
+
+describe("retry failed items and resume", () => {
+  it("reruns only the errors and timeouts, and rebuilds counters, order and the curve", async () => {
+    server.setOptions({ faults: faultAlways(/number [357]\?/, { kind: "status", status: 500 }) });
+    const run = await createStoredRun(t.db, { items: makeItems(10, (i) => i === 0), baseURL: server.baseURL, settings: { maxRetries: 0 } });
+    const first = await executeRun(t.db, run.id, { model: fastModel(server.baseURL, { maxRetries: 0 }) });
+    expect(first).toMatchObject({ status: "completed", nErrors: 3, nDone: 10 });
+    expect((await getFailureReasons(t.db, first))[0]).toMatchObject({ count: 3 });
+
+    const { removed } = await retryFailedItems(t.db, run.id);
+    expect(removed).toBe(3);
+    const queued = await getRun(t.db, run.id);
+    expect(queued).toMatchObject({ status: "queued", nDone: 7, nErrors: 0, emSum: 6 });
+
+    server.setOptions({ faults: undefined });
+    server.requests.length = 0;
+    const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    expect(done).toMatchObject({ status: "completed", nDone: 10, nErrors: 0, emSum: 9 });
+    expect(server.requests).toHaveLength(3);
+    const rows = [];
+    for await (const page of iterateRunResultPages(t.db, run.id)) rows.push(...page);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const curve = await getRunCurve(t.db, run.id);
+    expect(curve.at(-1)).toMatchObject({ n: 10, em: 0.9 });
+  });
+
+  it("queues an interrupted run for the worker, and refuses to requeue a completed one", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(4), baseURL: server.baseURL });
+    await t.db.run.update({ where: { id: run.id }, data: { status: "interrupted" } });
+    expect((await queueRunForResume(t.db, run.id)).status).toBe("queued");
+    await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    await expect(queueRunForResume(t.db, run.id)).rejects.toThrow(/completed/);
+  });
+});
+
+describe("running accuracy curve", () => {
+  it("is downsampled on the server and ends at the run's final means", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(1000, (i) => i % 4 === 0), baseURL: server.baseURL, settings: { concurrency: 64 } });
+    const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    const curve = await getRunCurve(t.db, run.id, 100);
+    expect(curve.length).toBeLessThanOrEqual(101);
+    expect(curve.length).toBeGreaterThanOrEqual(90);
+    expect(curve.at(-1)!.n).toBe(1000);
+    expect(curve.at(-1)!.em).toBeCloseTo(done.emSum / 1000, 10);
+    expect(curve.at(-1)!.em).toBeCloseTo(0.75, 10);
+    expect(curve.every((point) => point.em >= 0 && point.em <= 1 && point.f1 >= point.em - 1e-12)).toBe(true);
+  });
+});
