@@ -1,6 +1,13 @@
-/** Runs once when the Next.js server boots: apply migrations before the first request. */
+/**
+ * Runs once when the Next.js server boots, before the first request: migrate the database, seed the demo
+ * on a fresh install, and start the run worker (which also resumes runs a crash or restart left "running").
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./lib/db/client");
-  getDb();
+  const { seedDemoIfEmpty } = await import("./lib/db/demo");
+  const { ensureRunWorker } = await import("./lib/rollout/process-worker");
+  const { seeded } = await seedDemoIfEmpty(getDb());
+  if (seeded) process.stderr.write("skillboard: added the demo dataset and skills\n");
+  ensureRunWorker();
 }

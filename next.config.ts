@@ -1,8 +1,10 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // Skill documents and datasets are uploaded through server actions.
-  experimental: { serverActions: { bodySizeLimit: "10mb" } },
+  experimental: {
+    // Skill documents are uploaded through server actions.
+    serverActions: { bodySizeLimit: "10mb" },
+  },
   poweredByHeader: false,
 };
 

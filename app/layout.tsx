@@ -1,20 +1,40 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import "./globals.css";
+import { Providers } from "./providers";
 
 export const metadata: Metadata = {
-  title: "Skillboard",
+  title: { default: "Skillboard", template: "%s · Skillboard" },
   description: "Evaluate skill documents for LLM agents on question-answering datasets",
 };
+
+const NAV = [
+  { href: "/skills", label: "Skills" },
+  { href: "/datasets", label: "Datasets" },
+  { href: "/runs", label: "Runs" },
+  { href: "/compare", label: "Compare" },
+];
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
         <header className="site-header">
-          <strong>Skillboard</strong>
+          <Link href="/" className="brand">
+            Skillboard
+          </Link>
+          <nav aria-label="Main">
+            {NAV.map((item) => (
+              <Link key={item.href} href={item.href}>
+                {item.label}
+              </Link>
+            ))}
+          </nav>
         </header>
-        <main>{children}</main>
+        <Providers>
+          <main>{children}</main>
+        </Providers>
       </body>
     </html>
   );

@@ -1,40 +1,25 @@
-import { getDb, listRuns } from "@/lib/db";
+import Link from "next/link";
+import { getDb, listDatasets, listRunViews, listSkillViews } from "@/lib/db";
+import { FirstRunHint, GettingStarted } from "./_home/getting-started";
+import styles from "./_home/home.module.css";
+import { RecentRuns } from "./_home/recent-runs";
 
 // Reads the database on every request.
 export const dynamic = "force-dynamic";
 
+const RECENT_RUNS = 10;
+
 export default async function HomePage() {
-  const runs = await listRuns(getDb());
+  const db = getDb();
+  const [runs, datasets, skills] = await Promise.all([listRunViews(db), listDatasets(db), listSkillViews(db)]);
+  const isEmpty = datasets.length === 0 && skills.length === 0;
   return (
     <>
-      <h1>Runs</h1>
-      {runs.length === 0 ? (
-        <p>
-          No runs yet. Start one from the command line: <code>npm run -s cli -- run --dataset FILE --skill FILE</code>
-        </p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Run</th><th>Status</th><th>Model</th><th>Items</th><th>EM</th><th>F1</th><th>Errors</th><th>Timeouts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((run) => (
-              <tr key={run.id}>
-                <td>{run.name ?? `#${run.id}`}</td>
-                <td>{run.status}</td>
-                <td>{run.backend === "baseline" ? "offline baseline (no LLM)" : run.model}</td>
-                <td>{run.nDone} / {run.itemsTotal}</td>
-                <td>{run.nDone ? (run.emSum / run.nDone).toFixed(3) : "–"}</td>
-                <td>{run.nDone ? (run.f1Sum / run.nDone).toFixed(3) : "–"}</td>
-                <td>{run.nErrors}</td>
-                <td>{run.nTimeouts}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <div className={styles.titleRow}>
+        <h1>Recent runs</h1>
+        {runs.length > RECENT_RUNS && <Link href="/runs">All {runs.length} runs →</Link>}
+      </div>
+      {isEmpty ? <GettingStarted /> : runs.length === 0 ? <FirstRunHint /> : <RecentRuns runs={runs.slice(0, RECENT_RUNS)} />}
     </>
   );
 }

@@ -5,8 +5,8 @@
 // lib/auth/host-policy.mjs, typed by a .d.mts file, so the proxy and the tests share the same code.
 //
 // Environment files (.env, .env.production, .env.local, ...) are loaded first with Next's own loader,
-// so the policy sees exactly the variables the server will see. Exit code: the server's own, or
-// 128 + signal number if it died from a signal.
+// so the policy sees exactly the variables the server will see. Exits as the server did: with its
+// exit code, or from the same signal (a plain `kill <pid>` stops both processes).
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
@@ -43,5 +43,10 @@ server.on("error", (error) => {
 });
 
 server.on("exit", (code, signal) => {
+  if (signal) {
+    // Die of the same signal, so a shell or supervisor sees what happened to the server itself.
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }
   process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0));
 });

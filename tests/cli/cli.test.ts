@@ -104,6 +104,15 @@ describe("run and export", () => {
     await server.close();
   });
 
+  it("rejects bad run options naming the option, and creates no run", async () => {
+    for (const [flag, value] of [["--concurrency", "0"], ["--concurrency", "600"], ["--max-turns", "two"], ["--backend", "gemini"]] as const) {
+      const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, flag, value]);
+      expect(result.code, `${flag} ${value}`).toBe(2);
+      expect(result.stderr).toContain(flag);
+    }
+    expect(await t.db.run.count()).toBe(0);
+  });
+
   it("runs on the offline baseline with no model configured and prints the summary line", async () => {
     const result = await cli(["run", "--dataset", MINI, "--skill", SKILL]);
     expect(result.code).toBe(0);

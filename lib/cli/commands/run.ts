@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { getRun, type Db, type RunRecord } from "../../db";
+import type { Db, RunRecord } from "../../db";
 import { defaultBackend, redactBaseURL } from "../../config/env";
 import { createRunFor, executeRun, formatRolloutEvent, RunSettingsSchema, type RunConfig } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
@@ -58,6 +58,12 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
 
 type RunOptionValues = Partial<Record<keyof typeof OPTIONS, string>>;
 
+const OPTION_FOR_SETTING: Record<string, string> = {
+  concurrency: "concurrency", maxTurns: "max-turns", limit: "limit", sample: "sample", execTimeoutS: "exec-timeout",
+  taskTimeoutS: "task-timeout", taskTimeoutGraceS: "task-timeout-grace", maxRetries: "max-retries",
+  maxCompletionTokens: "max-completion-tokens", temperature: "temperature", diagnosticInstruction: "diagnostic-instruction",
+};
+
 async function createFromOptions(db: Db, values: RunOptionValues, notices: string[]): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
   if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
@@ -82,7 +88,8 @@ async function createFromOptions(db: Db, values: RunOptionValues, notices: strin
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CliInputError(`run: --${String(issue.path[0] ?? "")}: ${issue.message}`.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    const option = OPTION_FOR_SETTING[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new CliInputError(`run: --${option}: ${issue.message}`);
   }
   const notice = (line: string) => void notices.push(line);
   const dataset = await resolveDataset(db, values.dataset, notice);
@@ -112,4 +119,3 @@ export function runSummary(run: RunRecord, wallS: number) {
   };
 }
 
-export { getRun };

@@ -1,0 +1,54 @@
+import Link from "next/link";
+import type { RunSummaryView } from "@/lib/db";
+import { formatCount, formatScore } from "../_components/format";
+import styles from "./home.module.css";
+
+/** The latest runs, newest first, with their scores so far. */
+export function RecentRuns({ runs }: { runs: RunSummaryView[] }) {
+  return (
+    <table aria-label="Recent runs">
+      <thead>
+        <tr>
+          <th>Run</th>
+          <th>Status</th>
+          <th>Dataset</th>
+          <th>Skill</th>
+          <th>Progress</th>
+          <th className="num">EM</th>
+          <th className="num">F1</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => {
+          const percent = run.itemsTotal > 0 ? Math.round((100 * run.nDone) / run.itemsTotal) : 0;
+          return (
+            <tr key={run.id}>
+              <td className={styles.wrap}>
+                <Link href={`/runs/${run.id}`}>{run.name ?? `Run #${run.id}`}</Link>
+              </td>
+              <td>
+                <span className={`badge ${run.status}`}>{run.status}</span>
+              </td>
+              <td className={styles.wrap}>
+                <Link href={`/datasets/${run.datasetId}`}>{run.datasetName}</Link>
+              </td>
+              <td className={styles.wrap}>
+                <Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>
+                  {run.skillName} v{run.skillVersion}
+                </Link>
+              </td>
+              <td className={styles.progressCell}>
+                <progress max={100} value={percent} aria-label={`Run ${run.id} progress`} />
+                <span className="muted">
+                  {formatCount(run.nDone)} / {formatCount(run.itemsTotal)}
+                </span>
+              </td>
+              <td className="num">{formatScore(run.nDone ? run.emSum / run.nDone : null)}</td>
+              <td className="num">{formatScore(run.nDone ? run.f1Sum / run.nDone : null)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { findDatasetByHash, importDataset, type Db } from "@/lib/db";
+import { DatasetValidationError, detectFormat, hashDatasetItems, parseDatasetStream, type DatasetItem } from "@/lib/datasets";
+import {
+  datasetFileNameProblem,
+  MAX_DATASET_BYTES,
+  MAX_DATASET_NAME_LENGTH,
+  type DatasetUploadResponse,
+  type UploadIssue,
+} from "@/app/datasets/dataset-upload-rules";
+import { BodyTooLargeError, countBytes } from "./count-bytes";
+
+const UploadQuerySchema = z.object({
+  name: z
+    .string({ error: "name is required" })
+    .trim()
+    .min(1, "name is required")
+    .max(MAX_DATASET_NAME_LENGTH, `name can be at most ${MAX_DATASET_NAME_LENGTH} characters`),
+  fileName: z
+    .string({ error: "fileName is required" })
+    .trim()
+    .min(1, "fileName is required")
+    .max(255, "fileName can be at most 255 characters")
+    .superRefine((fileName, ctx) => {
+      const problem = datasetFileNameProblem(fileName);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+});
+
+function reply(status: number, body: DatasetUploadResponse): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+function tooLarge(limit: number): Response {
+  return reply(413, { error: `The upload is larger than the ${Math.round(limit / (1024 * 1024))} MB limit; nothing was stored.` });
+}
+
+/**
+ * POST /api/datasets?name=…&fileName=… with the raw file as the body. The body is streamed into the
+ * validating parser (never read whole as text), then every item is stored in one transaction, so a
+ * file with any problem stores nothing. 201 {id, …}; 400 {error, issues} naming line and field; 413 over the limit.
+ */
+export async function handleDatasetUpload(db: Db, request: Request, { maxBytes = MAX_DATASET_BYTES } = {}): Promise<Response> {
+  const url = new URL(request.url);
+  const query = UploadQuerySchema.safeParse({
+    name: url.searchParams.get("name") ?? undefined,
+    fileName: url.searchParams.get("fileName") ?? undefined,
+  });
+  if (!query.success) {
+    const issues: UploadIssue[] = query.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message }));
+    return reply(400, { error: issues.map((issue) => `${issue.field}: ${issue.message}`).join("\n"), issues });
+  }
+  const { name, fileName } = query.data;
+
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) return tooLarge(maxBytes);
+  if (request.body === null) return reply(400, { error: "The request has no body: send the file's bytes as the body." });
+
+  const body = countBytes(request.body, maxBytes);
+  let items: DatasetItem[];
+  try {
+    items = await parseDatasetStream(body.stream, { fileName });
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return tooLarge(maxBytes);
+    if (!(error instanceof DatasetValidationError)) throw error;
+    // A cut-off body makes a misleading syntax error at its end; say what really happened.
+    if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
+    return reply(400, { error: error.message, file: error.file, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
+  }
+  if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
+  if (items.length === 0) return reply(400, { error: `${fileName}: the file has no items; nothing was stored.`, file: fileName, issues: [{ message: "the file has no items" }] });
+
+  const hash = hashDatasetItems(items);
+  const duplicate = await findDatasetByHash(db, hash);
+  const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, items });
+  return reply(201, { id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null });
+}
+
+/**
+ * The whole body arrived, but fewer bytes than the client declared: something in between (Next's proxy
+ * buffers bodies only up to experimental.proxyClientMaxBodySize) cut it off.
+ */
+function isTruncated(body: { bytesRead(): number; ended(): boolean }, declared: number): boolean {
+  return body.ended() && Number.isFinite(declared) && body.bytesRead() < declared;
+}
+
+function truncated(received: number, declared: number): Response {
+  return reply(413, {
+    error:
+      `Only ${received} of the file's ${declared} bytes reached the server (the server cuts request bodies off at ` +
+      `its configured limit, experimental.proxyClientMaxBodySize); nothing was stored.`,
+  });
+}

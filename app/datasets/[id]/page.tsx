@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDataset, getDb, listDatasetItemsPage, NotFoundError } from "@/lib/db";
+import { formatCount, formatDateTime } from "../../_components/format";
+import { parsePositiveInt, type SearchParams } from "../../_components/route-params";
+import styles from "./dataset-page.module.css";
+import { DatasetItemsPreview } from "./dataset-items-preview";
+import { DatasetStatsView } from "./dataset-stats";
+
+// Reads the database on every request.
+export const dynamic = "force-dynamic";
+
+const ITEMS_PER_PAGE = 20;
+
+interface DatasetPageProps {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}
+
+async function loadDataset(idParam: string) {
+  const id = parsePositiveInt(idParam);
+  if (id === undefined) notFound();
+  try {
+    return await getDataset(getDb(), id);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: DatasetPageProps): Promise<Metadata> {
+  const id = parsePositiveInt((await params).id);
+  if (id === undefined) return {};
+  try {
+    return { title: (await getDataset(getDb(), id)).name };
+  } catch {
+    return {};
+  }
+}
+
+export default async function DatasetPage({ params, searchParams }: DatasetPageProps) {
+  const dataset = await loadDataset((await params).id);
+  const pageCount = Math.max(1, Math.ceil(dataset.itemCount / ITEMS_PER_PAGE));
+  // A page past the end shows the last one rather than an empty table.
+  const page = Math.min(parsePositiveInt((await searchParams).page) ?? 1, pageCount);
+  const offset = (page - 1) * ITEMS_PER_PAGE;
+  const items = await listDatasetItemsPage(getDb(), dataset.id, { offset, limit: ITEMS_PER_PAGE });
+
+  return (
+    <>
+      <p className={styles.breadcrumb}>
+        <Link href="/datasets">Datasets</Link> /
+      </p>
+      <div className={styles.header}>
+        <div>
+          <h1 className={styles.title}>{dataset.name}</h1>
+          <p className="muted">
+            {dataset.fileName} · {dataset.format.toUpperCase()} · {formatCount(dataset.itemCount)} items · uploaded{" "}
+            {formatDateTime(dataset.createdAt)} · sha256 <code title={dataset.hash}>{dataset.hash.slice(0, 10)}</code>
+          </p>
+        </div>
+        <Link className="button primary" href={`/runs/new?datasetId=${dataset.id}`}>
+          New run on this dataset
+        </Link>
+      </div>
+
+      <h2>Statistics</h2>
+      <DatasetStatsView stats={dataset.stats} />
+
+      <h2 id="items">Items</h2>
+      <p className="muted">
+        Items {formatCount(offset + 1)}–{formatCount(offset + items.length)} of {formatCount(dataset.itemCount)}, in file order.
+      </p>
+      <DatasetItemsPreview datasetId={dataset.id} items={items} page={page} pageCount={pageCount} firstOrdinal={offset} />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * What a dataset upload may be, shared by the upload form (to refuse a file before sending it) and
+ * POST /api/datasets (which decides). Pure: imported by a client component.
+ */
+import { extensionOf, formatBytes } from "../_components/format";
+
+/**
+ * Larger than any QA set we expect (SearchQA's 140k items are ~700 MB only with full snippets); the
+ * parsed items are held in memory until they are stored, so the limit also bounds the server's memory.
+ */
+export const MAX_DATASET_BYTES = 200 * 1024 * 1024;
+export const DATASET_EXTENSIONS = [".json", ".jsonl", ".ndjson", ".csv"] as const;
+export const MAX_DATASET_NAME_LENGTH = 200;
+
+export function datasetFileNameProblem(fileName: string): string | undefined {
+  if ((DATASET_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) return undefined;
+  return `${fileName || "The file"} is not a dataset file: the name must end in .json, .jsonl, .ndjson or .csv.`;
+}
+
+export function datasetSizeProblem(bytes: number): string | undefined {
+  if (bytes <= MAX_DATASET_BYTES) return undefined;
+  return `The file is ${formatBytes(bytes)}; uploads can be at most ${formatBytes(MAX_DATASET_BYTES)}.`;
+}
+
+/** One problem in a rejected upload, as POST /api/datasets reports it. */
+export interface UploadIssue {
+  line?: number;
+  item?: number;
+  field?: string;
+  message: string;
+}
+
+/** The JSON bodies of POST /api/datasets. */
+export type DatasetUploadResponse =
+  | { id: number; name: string; itemCount: number; duplicateOfId: number | null }
+  | { error: string; file?: string; issues?: UploadIssue[]; omittedIssueCount?: number };

@@ -1,0 +1,53 @@
+import type { FailureReasonCount } from "@/lib/db/run-views";
+import type { LiveStats } from "@/lib/rollout/live-stats";
+import { formatCount, formatRate } from "../_lib/format";
+import type { RunSummary } from "../_lib/run-summary";
+import styles from "./run.module.css";
+
+export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
+  return (
+    <section className={`card ${styles.fixedCard}`}>
+      <h2>Most common failure reasons</h2>
+      {reasons.length === 0 ? (
+        <p className="muted">No failures so far.</p>
+      ) : (
+        <table className={styles.compactTable}>
+          <tbody>
+            {reasons.map((reason) => (
+              <tr key={reason.reason}>
+                <td className={styles.reason} title={reason.reason}>{reason.reason}</td>
+                <td className="num">{formatCount(reason.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function TokenUsage({ run, stats }: { run: RunSummary; stats: LiveStats }) {
+  const rows: [string, string][] = [
+    ["Prompt tokens", formatCount(run.promptTokens)],
+    ["Completion tokens", formatCount(run.completionTokens)],
+    ["Total tokens", formatCount(run.promptTokens + run.completionTokens)],
+    ["Tokens per second", formatRate(stats.tokensPerSecond)],
+    ["Retried calls", formatCount(run.retries)],
+    ["Rate-limited responses (429)", formatCount(run.rateLimited)],
+  ];
+  return (
+    <section className={`card ${styles.fixedCard}`}>
+      <h2>Tokens used</h2>
+      <table className={styles.compactTable}>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <td>{label}</td>
+              <td className="num">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

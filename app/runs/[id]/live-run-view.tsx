@@ -1,0 +1,41 @@
+"use client";
+
+import { formatDateTime } from "../_lib/format";
+import type { RunLivePayload } from "../_lib/live-payload";
+import { FailureReasons, TokenUsage } from "./failure-reasons";
+import { ProgressPanel } from "./progress-panel";
+import { RunActions, type VersionChoice } from "./run-actions";
+import { RunCharts } from "./run-charts";
+import styles from "./run.module.css";
+import { isActiveStatus, useRunLive } from "./use-run-live";
+
+/** Everything on the run page that changes while the run goes; rendered first from the server's data, then polled. */
+export function LiveRunView({ initial, versions }: { initial: RunLivePayload; versions: VersionChoice[] }) {
+  const { data, isError, error } = useRunLive(initial.run.id, initial);
+  const { run, stats, curve, failureReasons } = data;
+  const active = isActiveStatus(run.status);
+
+  return (
+    <>
+      <div className={styles.statusLine}>
+        <span className={`badge ${run.status}`} data-testid="run-status">{run.status}</span>
+        {run.cancelRequested ? <span className="muted">cancelling…</span> : null}
+        <span className="muted">
+          Started {formatDateTime(run.startedAt)}
+          {run.finishedAt && !active ? ` · stopped ${formatDateTime(run.finishedAt)}` : ""}
+        </span>
+        <span className={`muted ${styles.liveNote}`} aria-live="polite">
+          {isError ? `Live updates paused: ${error.message}` : active ? "updating live" : ""}
+        </span>
+      </div>
+      {run.error ? <p className="error-box" role="alert">{run.error}</p> : null}
+      <RunActions run={run} stats={stats} versions={versions} />
+      <ProgressPanel stats={stats} active={active} queued={run.status === "queued"} />
+      <RunCharts curve={curve} total={stats.total} />
+      <div className={styles.twoColumns}>
+        <FailureReasons reasons={failureReasons} />
+        <TokenUsage run={run} stats={stats} />
+      </div>
+    </>
+  );
+}

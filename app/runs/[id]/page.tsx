@@ -1,0 +1,55 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/lib/db/client";
+import { listSkillVersions } from "@/lib/db/skills";
+import { modelLabel } from "../_lib/format";
+import { loadRunLive } from "../_lib/live-payload";
+import { ConfigSummary } from "./config-summary";
+import { LiveRunView } from "./live-run-view";
+import styles from "./run.module.css";
+
+// Reads the database on every request; the live part then polls /api/runs/[id]/live.
+export const dynamic = "force-dynamic";
+
+interface RunPageProps {
+  params: Promise<{ id: string }>;
+}
+
+export async function generateMetadata({ params }: RunPageProps): Promise<Metadata> {
+  return { title: `Run #${(await params).id}` };
+}
+
+export default async function RunPage({ params }: RunPageProps) {
+  const db = getDb();
+  const result = await loadRunLive(db, (await params).id);
+  if (result.status !== 200) notFound();
+  const initial = result.body;
+  const { run } = initial;
+  const versions = (await listSkillVersions(db)).map((version) => ({
+    id: version.id,
+    skillName: version.skillName,
+    label: `${version.skillName} v${version.version}${version.note ? ` — ${version.note}` : ""}`,
+  }));
+
+  return (
+    <>
+      <p className={styles.breadcrumb}>
+        <Link href="/runs">Runs</Link> / #{run.id}
+      </p>
+      <h1>
+        Run #{run.id}
+        {run.name ? <span className={styles.runName}> {run.name}</span> : null}
+      </h1>
+      <p className={styles.subtitle}>
+        <Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>{run.skillName} v{run.skillVersion}</Link>
+        {" on "}
+        <Link href={`/datasets/${run.datasetId}`}>{run.datasetName}</Link>
+        {" · "}
+        {modelLabel(run)}
+      </p>
+      <LiveRunView initial={initial} versions={versions} />
+      <ConfigSummary run={run} />
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { useState } from "react";
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import type { CurvePoint } from "@/lib/db/run-views";
+import { niceTicks } from "../_lib/nice-ticks";
+import styles from "./run.module.css";
+
+// Fixed sizes: the charts redraw every second and must never shift the page around them.
+const WIDTH = 520;
+const HEIGHT = 260;
+const MARGIN = { top: 8, right: 16, bottom: 4, left: 0 };
+const SCORE_TICKS = [0, 0.25, 0.5, 0.75, 1];
+
+function xDomain(total: number): [number, number] {
+  // The whole run on the x axis from the start, so the line grows to the right instead of rescaling.
+  return [0, Math.max(1, total)];
+}
+
+function EmptyChart({ text }: { text: string }) {
+  return <div className={styles.emptyChart} style={{ width: WIDTH, height: HEIGHT }}>{text}</div>;
+}
+
+/** Running EM and F1 (and sub-EM on request) against items completed, and each item's latency, from the server's downsampled points. */
+export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number }) {
+  const [showSubEm, setShowSubEm] = useState(false);
+  const hasLine = curve.length >= 2;
+  const latency = curve.map((point) => ({ n: point.n, latencyS: point.latencyMs / 1000 }));
+  const latencyTicks = niceTicks(Math.max(0, ...latency.map((point) => point.latencyS)));
+
+  return (
+    <section className={styles.charts} aria-labelledby="running-accuracy-heading">
+      <div className={`card ${styles.chartCard}`}>
+        <div className={styles.chartHead}>
+          <h2 id="running-accuracy-heading">Running accuracy by items completed</h2>
+          <label className={styles.toggle}>
+            <input type="checkbox" checked={showSubEm} onChange={(event) => setShowSubEm(event.target.checked)} />
+            Show sub-EM
+          </label>
+        </div>
+        {hasLine ? (
+          <LineChart width={WIDTH} height={HEIGHT} data={curve} margin={MARGIN}>
+            <CartesianGrid stroke="#eef0f4" />
+            <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
+            <YAxis domain={[0, 1]} ticks={SCORE_TICKS} width={44} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
+            <Legend verticalAlign="top" height={24} />
+            <Line type="linear" dataKey="em" name="EM" stroke="#2855d8" strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line type="linear" dataKey="f1" name="F1" stroke="#18794e" strokeWidth={2} dot={false} isAnimationActive={false} />
+            {showSubEm ? <Line type="linear" dataKey="subEm" name="sub-EM" stroke="#c2410c" strokeWidth={2} dot={false} isAnimationActive={false} /> : null}
+          </LineChart>
+        ) : (
+          <EmptyChart text={curve.length === 1 ? "One item done; the curve starts with the second." : "No items completed yet."} />
+        )}
+      </div>
+      <div className={`card ${styles.chartCard}`}>
+        <div className={styles.chartHead}>
+          <h2>Latency per item (s)</h2>
+        </div>
+        {hasLine ? (
+          <LineChart width={WIDTH} height={HEIGHT} data={latency} margin={MARGIN}>
+            <CartesianGrid stroke="#eef0f4" />
+            <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
+            <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={44} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? `${value.toFixed(2)} s` : String(value))} labelFormatter={(n) => `item ${String(n)}`} />
+            <Legend verticalAlign="top" height={24} />
+            <Line type="linear" dataKey="latencyS" name="latency" stroke="#7c3aed" strokeWidth={1.5} dot={false} isAnimationActive={false} />
+          </LineChart>
+        ) : (
+          <EmptyChart text="No items completed yet." />
+        )}
+      </div>
+    </section>
+  );
+}

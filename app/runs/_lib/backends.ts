@@ -1,0 +1,56 @@
+import { BASELINE_MODEL_NAME, defaultBackend, readModelEnvironment, type EnvSource } from "@/lib/model";
+import { DEFAULT_OPENAI_MODEL } from "@/lib/config/env";
+
+export type BackendKind = "openai" | "azure" | "baseline";
+
+/** One backend as the New run form offers it: safe to render (redacted URLs, never a key). */
+export interface BackendOption {
+  backend: BackendKind;
+  label: string;
+  configured: boolean;
+  /** Where calls go, e.g. "http://127.0.0.1:8000/v1, no API key". */
+  detail: string;
+  /** Model (or Azure deployment) to prefill. */
+  defaultModel: string;
+  /** For an unconfigured backend: the environment variables that would configure it. */
+  hint: string;
+  /** The redacted OPENAI_BASE_URL, stored with the run so its page says which server answered. */
+  baseURL?: string;
+}
+
+/** What the server's environment configures, read on every request so a restart with new variables shows at once. */
+export function describeBackends(env: EnvSource = process.env): { options: BackendOption[]; defaultBackend: BackendKind } {
+  const configured = readModelEnvironment(env);
+  const openai = configured.openai;
+  const azure = configured.azure;
+  const options: BackendOption[] = [
+    {
+      backend: "openai",
+      label: "OpenAI-compatible server",
+      configured: Boolean(openai),
+      detail: openai
+        ? `${openai.baseURL ?? "OpenAI API (api.openai.com)"}, ${openai.apiKeyPresent ? "API key set" : "no API key"}`
+        : "not configured",
+      defaultModel: openai?.model ?? DEFAULT_OPENAI_MODEL,
+      hint: "Set OPENAI_BASE_URL (a local server such as vLLM, Ollama or llama.cpp) or OPENAI_API_KEY, and optionally SKILLBOARD_MODEL, then restart the server.",
+      ...(openai?.baseURL ? { baseURL: openai.baseURL } : {}),
+    },
+    {
+      backend: "azure",
+      label: "Azure OpenAI",
+      configured: Boolean(azure?.apiKeyPresent),
+      detail: azure ? `deployment ${azure.deployment} at ${azure.endpoint}${azure.apiKeyPresent ? "" : " (no API key)"}` : "not configured",
+      defaultModel: azure?.deployment ?? "",
+      hint: "Set AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY and AZURE_OPENAI_DEPLOYMENT, then restart the server.",
+    },
+    {
+      backend: "baseline",
+      label: "Offline baseline (no LLM)",
+      configured: true,
+      detail: "a deterministic extractive reader that picks a span of the context; not a language model",
+      defaultModel: BASELINE_MODEL_NAME,
+      hint: "",
+    },
+  ];
+  return { options, defaultBackend: defaultBackend(env) };
+}

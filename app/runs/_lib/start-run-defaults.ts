@@ -1,0 +1,66 @@
+import type { RunRecord } from "@/lib/db/runs";
+import { RunSettingsSchema } from "@/lib/rollout/run-config";
+import type { BackendKind, BackendOption } from "./backends";
+
+/** The New run form's initial values, as the text its inputs hold. */
+export interface StartRunDefaults {
+  datasetId: string;
+  skillVersionId: string;
+  backend: BackendKind;
+  model: string;
+  concurrency: string;
+  maxTurns: string;
+  execTimeoutS: string;
+  taskTimeoutS: string;
+  maxCompletionTokens: string;
+  maxRetries: string;
+  temperature: string;
+  diagnosticMode: boolean;
+  diagnosticInstruction: string;
+  selection: "all" | "limit" | "sample";
+  limit: string;
+  sampleSize: string;
+  sampleSeed: string;
+  name: string;
+}
+
+const text = (value: number | undefined) => (value === undefined ? "" : String(value));
+
+/**
+ * The engine's defaults, or another run's settings (`?from=`), with `?datasetId=` / `?skillVersionId=` on top.
+ * A copied run whose backend is no longer configured falls back to the server's default backend.
+ */
+export function startRunDefaults(input: {
+  backends: { options: BackendOption[]; defaultBackend: BackendKind };
+  from?: RunRecord;
+  datasetId?: number;
+  skillVersionId?: number;
+}): StartRunDefaults {
+  const settings = input.from?.config.settings ?? RunSettingsSchema.parse({});
+  const fromBackend = input.from?.config.model.backend;
+  const usable = (backend: BackendKind | undefined) => input.backends.options.find((option) => option.backend === backend && option.configured);
+  const backend = usable(fromBackend) ?? usable(input.backends.defaultBackend) ?? input.backends.options.find((option) => option.configured)!;
+  const model = backend.backend === fromBackend && input.from ? input.from.model : backend.defaultModel;
+  const datasetId = input.datasetId ?? input.from?.datasetId;
+  const skillVersionId = input.skillVersionId ?? input.from?.skillVersionId;
+  return {
+    datasetId: text(datasetId),
+    skillVersionId: text(skillVersionId),
+    backend: backend.backend,
+    model,
+    concurrency: text(settings.concurrency),
+    maxTurns: text(settings.maxTurns),
+    execTimeoutS: text(settings.execTimeoutS),
+    taskTimeoutS: text(settings.taskTimeoutS),
+    maxCompletionTokens: text(settings.maxCompletionTokens),
+    maxRetries: text(settings.maxRetries),
+    temperature: text(settings.temperature),
+    diagnosticMode: settings.diagnosticMode,
+    diagnosticInstruction: settings.diagnosticInstruction,
+    selection: settings.sample ? "sample" : settings.limit !== undefined ? "limit" : "all",
+    limit: text(settings.limit),
+    sampleSize: text(settings.sample?.size),
+    sampleSeed: text(settings.sample?.seed ?? 0),
+    name: "",
+  };
+}

@@ -1,0 +1,94 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { queueRunForResume, retryFailedItems } from "@/lib/db/run-actions";
+import { requestCancel } from "@/lib/db/runs";
+import { wakeRunWorker } from "@/lib/rollout/process-worker";
+import { actionFailure, type RunActionResult } from "./_lib/action-result";
+import { rerunWithSkillVersion } from "./_lib/rerun";
+import { RunIdSchema, rowIdSchema } from "./_lib/run-id";
+import { startRunFromForm, type StartRunState } from "./_lib/start-run-form";
+
+// Server actions: validate with zod, make one call into lib/, then revalidate or redirect. The run itself
+// is executed by the worker in this server process (started at boot): actions only write to the database
+// and wake it, so they return at once however long the run takes.
+
+// StartRunFormSchema (in _lib/start-run-form.ts, beside the function tests call with a test database)
+// validates the New run form: field types and required fields, then ranges and the backend.
+export async function startRunAction(_previous: StartRunState | null, formData: FormData): Promise<StartRunState> {
+  const result = await startRunFromForm(getDb(), formData);
+  if (!result.ok) return result;
+  wakeRunWorker();
+  revalidatePath("/runs");
+  redirect(`/runs/${result.runId}`);
+}
+
+// Cancel, resume and retry take only the run's id.
+const RunIdFormSchema = z.object({ runId: RunIdSchema });
+
+export async function cancelRunAction(formData: FormData): Promise<RunActionResult> {
+  const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  try {
+    // The executing process sees the request within ~2 s and aborts in-flight calls; finished results stay.
+    await requestCancel(getDb(), input.data.runId);
+  } catch (error) {
+    return actionFailure(error);
+  }
+  return revalidated(input.data.runId, "Cancel requested; finished results are kept.");
+}
+
+export async function resumeRunAction(formData: FormData): Promise<RunActionResult> {
+  const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  try {
+    await queueRunForResume(getDb(), input.data.runId);
+  } catch (error) {
+    return actionFailure(error);
+  }
+  wakeRunWorker();
+  return revalidated(input.data.runId, "Queued to resume; finished items are kept.");
+}
+
+export async function retryFailedItemsAction(formData: FormData): Promise<RunActionResult> {
+  const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  let removed: number;
+  try {
+    ({ removed } = await retryFailedItems(getDb(), input.data.runId));
+  } catch (error) {
+    return actionFailure(error);
+  }
+  wakeRunWorker();
+  return revalidated(input.data.runId, `Queued ${removed} failed item${removed === 1 ? "" : "s"} to run again.`);
+}
+
+const RunAgainSchema = z.object({ runId: RunIdSchema, skillVersionId: rowIdSchema("Skill version") });
+
+export async function runAgainAction(formData: FormData): Promise<RunActionResult> {
+  const input = RunAgainSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  let newRunId: number;
+  try {
+    newRunId = (await rerunWithSkillVersion(getDb(), input.data)).id;
+  } catch (error) {
+    return actionFailure(error);
+  }
+  wakeRunWorker();
+  revalidatePath("/runs");
+  // Outside the try: redirect works by throwing.
+  redirect(`/runs/${newRunId}`);
+}
+
+function invalid(error: z.ZodError): RunActionResult {
+  return { ok: false, error: error.issues[0]?.message ?? "invalid input" };
+}
+
+function revalidated(runId: number, message: string): RunActionResult {
+  revalidatePath(`/runs/${runId}`);
+  revalidatePath("/runs");
+  return { ok: true, message };
+}

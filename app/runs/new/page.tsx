@@ -1,0 +1,73 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/lib/db/client";
+import { listDatasets } from "@/lib/db/datasets";
+import { NotFoundError } from "@/lib/db/errors";
+import { getRun, type RunRecord } from "@/lib/db/runs";
+import { listSkillVersions } from "@/lib/db/skills";
+import { describeBackends } from "../_lib/backends";
+import { RunIdSchema } from "../_lib/run-id";
+import { startRunDefaults } from "../_lib/start-run-defaults";
+import { NewRunForm, type SkillVersionGroup } from "./new-run-form";
+
+export const metadata: Metadata = { title: "New run" };
+// Reads the database and the model environment on every request.
+export const dynamic = "force-dynamic";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const idParam = (value: string | string[] | undefined) => {
+  const parsed = RunIdSchema.safeParse(Array.isArray(value) ? value[0] : value);
+  return parsed.success ? parsed.data : undefined;
+};
+
+export default async function NewRunPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const db = getDb();
+  const [datasets, versions] = await Promise.all([listDatasets(db), listSkillVersions(db)]);
+  const fromId = idParam(params.from);
+  const from = fromId === undefined ? undefined : await findRun(fromId);
+  const backends = describeBackends();
+  const defaults = startRunDefaults({ backends, from, datasetId: idParam(params.datasetId), skillVersionId: idParam(params.skillVersionId) });
+
+  const groups = new Map<number, SkillVersionGroup>();
+  for (const version of versions) {
+    const group = groups.get(version.skillId) ?? { skillId: version.skillId, skillName: version.skillName, versions: [] };
+    group.versions.push({ id: version.id, version: version.version, note: version.note });
+    groups.set(version.skillId, group);
+  }
+
+  return (
+    <>
+      <h1>New run</h1>
+      {fromId !== undefined ? (
+        <p className={from ? "notice-box" : "error-box"}>
+          {from ? <>Settings copied from <Link href={`/runs/${from.id}`}>run #{from.id}</Link>.</> : <>Run #{fromId} was not found; the form shows the defaults.</>}
+        </p>
+      ) : null}
+      {datasets.length === 0 || groups.size === 0 ? (
+        <p className="notice-box">
+          A run needs a dataset and a skill.{" "}
+          {datasets.length === 0 ? <><Link href="/datasets">Upload a dataset</Link> </> : null}
+          {groups.size === 0 ? <Link href="/skills">Add a skill</Link> : null}
+        </p>
+      ) : (
+        <NewRunForm
+          datasets={datasets.map((dataset) => ({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount }))}
+          skills={[...groups.values()]}
+          backends={backends.options}
+          defaults={defaults}
+        />
+      )}
+    </>
+  );
+}
+
+async function findRun(id: number): Promise<RunRecord | undefined> {
+  try {
+    return await getRun(getDb(), id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { addSkillVersion, type Db } from "@/lib/db";
+import {
+  MAX_SKILL_BYTES,
+  MAX_SKILL_NAME_LENGTH,
+  MAX_SKILL_NOTE_LENGTH,
+  skillFileNameProblem,
+  skillSizeProblem,
+  type SkillUploadField,
+  type UploadSkillState,
+} from "./skill-upload-rules";
+
+const UploadSkillSchema = z.object({
+  name: z
+    .string({ error: "Give the skill a name." })
+    .trim()
+    .min(1, "Give the skill a name.")
+    .max(MAX_SKILL_NAME_LENGTH, `A skill name can be at most ${MAX_SKILL_NAME_LENGTH} characters.`),
+  note: z
+    .string()
+    .trim()
+    .max(MAX_SKILL_NOTE_LENGTH, `A note can be at most ${MAX_SKILL_NOTE_LENGTH} characters.`)
+    .optional(),
+  // Not trimmed: the exact text is what gets hashed, stored and put into prompts.
+  content: z
+    .string({ error: "Paste the skill text or choose a file." })
+    .refine((text) => text.trim() !== "", "The skill text is empty: paste it or choose a .md or .txt file.")
+    .superRefine((text, ctx) => {
+      const problem = skillSizeProblem("The skill text", Buffer.byteLength(text, "utf8"));
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  // The name of the file the text was read from, when it came from one; only its extension is checked.
+  fileName: z
+    .string()
+    .optional()
+    .superRefine((fileName, ctx) => {
+      const problem = fileName ? skillFileNameProblem(fileName) : undefined;
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+});
+
+/**
+ * FormData values as the schema expects them: missing fields and empty strings become undefined where
+ * optional. The text may come as a string or as a Blob (the form sends a Blob: browsers turn line breaks
+ * in text fields into CRLF, but send a Blob's bytes unchanged); a Blob too large to be a skill is not read.
+ */
+async function formFields(formData: FormData): Promise<Record<SkillUploadField, unknown>> {
+  const value = (key: SkillUploadField) => formData.get(key) ?? undefined;
+  const optional = (key: SkillUploadField) => (value(key) === "" ? undefined : value(key));
+  const content = value("content");
+  const text = content instanceof Blob && content.size <= MAX_SKILL_BYTES ? await content.text() : content;
+  return { name: value("name"), note: optional("note"), content: text, fileName: optional("fileName") };
+}
+
+function errorState(fieldErrors: Partial<Record<SkillUploadField, string>>): UploadSkillState {
+  return { status: "error", message: `Nothing was stored. ${Object.values(fieldErrors).join(" ")}`, fieldErrors };
+}
+
+/**
+ * The skill upload behind the form's server action: validates, then stores the text as a new version of
+ * the named skill, unless the skill already has exactly this text (then nothing is stored, and the state says so).
+ */
+export async function uploadSkill(db: Db, formData: FormData): Promise<UploadSkillState> {
+  const fields = await formFields(formData);
+  if (fields.content instanceof Blob) {
+    return errorState({ content: skillSizeProblem("The skill text", fields.content.size) ?? "The skill text could not be read." });
+  }
+  const parsed = UploadSkillSchema.safeParse(fields);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<SkillUploadField, string>> = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as SkillUploadField;
+      fieldErrors[field] ??= issue.message;
+    }
+    return errorState(fieldErrors);
+  }
+  const { name, note, content } = parsed.data;
+  const { version, created } = await addSkillVersion(db, { name, content, note: note ?? null });
+  const result = { skillId: version.skillId, skillName: version.skillName, version: version.version };
+  return created
+    ? { status: "created", message: `Stored version ${version.version} of “${version.skillName}”.`, ...result }
+    : { status: "unchanged", message: `Unchanged: this text is already version ${version.version} of “${version.skillName}”.`, ...result };
+}

@@ -1,0 +1,99 @@
+/**
+ * The demo a fresh install starts with: a small SearchQA-style dataset and the two fixture skills (the
+ * starting skill and the one the optimiser trained), so a new user can start a run on the offline baseline
+ * at once. Files live in prisma/demo/ and are read relative to the working directory (the project root).
+ */
+
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Prisma } from "../../generated/prisma/client";
+import { hashDatasetItems, parseDatasetFile } from "../datasets";
+import type { DatasetItem } from "../datasets/types";
+import type { Db } from "./client";
+import { importDataset } from "./datasets";
+import { addSkillVersion } from "./skills";
+
+export const DEMO_DATASET_NAME = "SearchQA demo";
+export const DEMO_DATASET_FILE = "searchqa-demo.jsonl";
+export const DEMO_SKILL_NAME = "searchqa";
+
+interface DemoContent {
+  items: DatasetItem[];
+  initialSkill: string;
+  trainedSkill: string;
+}
+
+/** The demo folder; the comment keeps Next's file tracing from pulling in the whole project. */
+export function demoDirectory(): string {
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "demo");
+}
+
+/**
+ * Seeds the demo when the database has no datasets and no skills. Safe when several processes start at
+ * once: the seed runs in one SQLite transaction that first takes the write lock and then re-checks that
+ * the database is still empty, so a second seeder waits for the first and then finds its rows.
+ */
+export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = {}): Promise<{ seeded: boolean }> {
+  // Cheap check first: on every start but the first, this is all that runs.
+  if (!(await isEmpty(db))) return { seeded: false };
+  const demo = await loadDemo(options.directory ?? demoDirectory());
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        // A write (of nothing) takes SQLite's write lock now, before the re-check: a concurrent seeder in
+        // another process blocks here (busy timeout) until we commit, then sees a non-empty database.
+        await tx.$executeRaw`UPDATE "Skill" SET "name" = "name" WHERE 0`;
+        if (!(await isEmpty(tx))) return { seeded: false };
+        const inner = runInside(tx);
+        await importDataset(inner, {
+          name: DEMO_DATASET_NAME,
+          fileName: DEMO_DATASET_FILE,
+          format: "jsonl",
+          hash: hashDatasetItems(demo.items),
+          items: demo.items,
+        });
+        await addSkillVersion(inner, { name: DEMO_SKILL_NAME, content: demo.initialSkill, note: "starting skill" });
+        await addSkillVersion(inner, { name: DEMO_SKILL_NAME, content: demo.trainedSkill, note: "trained by the optimiser" });
+        return { seeded: true };
+      },
+      { maxWait: 20_000, timeout: 60_000 },
+    );
+  } catch (error) {
+    // Lost a race we could not wait out (e.g. SQLITE_BUSY): fine if someone else's data is there now.
+    if (!(await isEmpty(db))) return { seeded: false };
+    throw error;
+  }
+}
+
+async function isEmpty(db: Db | Prisma.TransactionClient): Promise<boolean> {
+  const [datasets, skills] = await Promise.all([db.dataset.count(), db.skill.count()]);
+  return datasets === 0 && skills === 0;
+}
+
+async function loadDemo(directory: string): Promise<DemoContent> {
+  const [items, initialSkill, trainedSkill] = await Promise.all([
+    parseDatasetFile(path.join(directory, DEMO_DATASET_FILE)),
+    readFile(path.join(directory, "skills", "searchqa-initial.md"), "utf8"),
+    readFile(path.join(directory, "skills", "searchqa-trained.md"), "utf8"),
+  ]);
+  return { items, initialSkill, trainedSkill };
+}
+
+/**
+ * The transaction client, seen as a Db whose `$transaction` runs its work in this same transaction, so
+ * importDataset and addSkillVersion (which open their own) become parts of the seed's one transaction.
+ */
+function runInside(tx: Prisma.TransactionClient): Db {
+  const $transaction = async (work: unknown): Promise<unknown> => {
+    if (typeof work === "function") return (work as (client: Prisma.TransactionClient) => Promise<unknown>)(tx);
+    if (Array.isArray(work)) {
+      const results: unknown[] = [];
+      for (const operation of work) results.push(await operation);
+      return results;
+    }
+    throw new TypeError("unsupported $transaction call inside the demo seed");
+  };
+  return new Proxy(tx, {
+    get: (target, key) => (key === "$transaction" ? $transaction : Reflect.get(target, key)),
+  }) as unknown as Db;
+}

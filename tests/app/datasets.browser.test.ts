@@ -1,0 +1,142 @@
+// The datasets pages in a real browser against the production build: upload a JSONL file through the
+// picker (progress, then validation), see its statistics and paginated preview; a broken file names the
+// line and field and stores nothing.
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+
+const LONG_CONTEXT = `[DOC] [TLE] Long page [PAR] ${"A very long passage about rivers and cities. ".repeat(150)}`;
+
+/** 45 items: three preview pages; item 3 has a context over the 6000-character limit, item 4 none. */
+function datasetJsonl(): string {
+  return Array.from({ length: 45 }, (_, index) => {
+    const n = index + 1;
+    const context = n === 3 ? LONG_CONTEXT : n === 4 ? "" : `[DOC] [TLE] Page ${n} [PAR] Item ${n} is about city number ${n}.`;
+    return JSON.stringify({ id: `q-${n}`, question: `Which city is number ${n}?`, answers: [`City ${n}`, `C${n}`], context, category: n % 2 ? "odd" : "even" });
+  }).join("\n");
+}
+
+describe("datasets pages (browser)", () => {
+  let server: AppServer | undefined;
+  let browser: BrowserSession | undefined;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await startAppServer();
+    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    page = browser.page;
+    base = server.baseURL;
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 30_000);
+
+  async function chooseAndUpload(name: string, fileName: string, text: string) {
+    await page.goto(`${base}/datasets`);
+    await page.getByLabel("Dataset file").setInputFiles({ name: fileName, mimeType: "application/octet-stream", buffer: Buffer.from(text, "utf8") });
+    await page.getByLabel("Dataset name").fill(name);
+    await page.getByRole("button", { name: "Upload dataset" }).click();
+  }
+
+  const datasetRows = () => page.getByRole("table", { name: "All datasets" }).locator("tbody tr");
+
+  it("uploads a JSONL file and shows its statistics and a paginated preview", async () => {
+    await chooseAndUpload("Cities QA", "cities.jsonl", datasetJsonl());
+    const stored = page.locator("main").getByRole("status").filter({ hasText: "Stored" });
+    await expect.poll(() => stored.innerText(), { timeout: 15_000 }).toContain("Stored Cities QA with 45 items.");
+    await expect.poll(() => datasetRows().first().innerText()).toMatch(/Cities QA\s+cities\.jsonl\s+45\s+JSONL/);
+    await screenshot(page, "datasets");
+
+    await stored.getByRole("link", { name: "Cities QA" }).click();
+    await page.waitForURL(/\/datasets\/\d+$/);
+    const main = page.locator("main");
+    await expect.poll(() => main.getByRole("heading", { level: 1 }).innerText()).toBe("Cities QA");
+    const facts = await main.locator("dl").innerText();
+    expect(facts).toMatch(/Items\s+45/);
+    expect(facts).toMatch(/Contexts over 6,000 characters\s+1 \(2\.2%\)/);
+    expect(facts).toMatch(/Empty contexts\s+1 \(2\.2%\)/);
+    const stats = await page.getByRole("table", { name: "Length statistics" }).innerText();
+    expect(stats).toMatch(/Answers per item\s+2\s+2\s+2\s+2\s+2/);
+    expect(await main.innerText()).toMatch(/category\s+on 45 items/);
+    expect(await main.getByRole("link", { name: "New run on this dataset" }).getAttribute("href")).toMatch(/^\/runs\/new\?datasetId=\d+$/);
+
+    // Page 1: items 1–20; the long context is cut, with the whole text in a <details>.
+    expect(await main.innerText()).toContain("Items 1–20 of 45");
+    const longRow = main.locator("tbody tr").filter({ hasText: "Which city is number 3?" });
+    expect(await longRow.locator("summary").innerText()).toMatch(/Full context \(\d,\d{3} characters\)/);
+    await longRow.locator("summary").click();
+    expect(await longRow.locator("details").innerText()).toContain(LONG_CONTEXT.slice(-60).trim());
+    await screenshot(page, "dataset");
+
+    await main.getByRole("link", { name: "Next →" }).click();
+    await page.waitForURL(/page=2/);
+    await expect.poll(() => main.innerText()).toContain("Items 21–40 of 45");
+    expect(await main.innerText()).toContain("Which city is number 21?");
+    expect(browser!.errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+  });
+
+  it("reports a broken file by line and field and stores nothing", async () => {
+    await page.goto(`${base}/datasets`);
+    const before = await datasetRows().allInnerTexts();
+    const broken = [
+      JSON.stringify({ id: "ok", question: "Fine?", answers: ["yes"] }),
+      JSON.stringify({ id: "bad", question: "No answers?", answers: [] }),
+      "{not json",
+    ].join("\n");
+    await chooseAndUpload("Broken QA", "broken.jsonl", broken);
+    const alert = page.locator("main").getByRole("alert");
+    await expect.poll(() => alert.innerText(), { timeout: 15_000 }).toContain("Nothing was stored");
+    const text = await alert.innerText();
+    expect(text).toMatch(/broken\.jsonl: line 2: field "answers": /);
+    expect(text).toMatch(/broken\.jsonl: line 3: /);
+    await screenshot(page, "datasets-broken-upload");
+    await page.reload();
+    expect(await datasetRows().allInnerTexts()).toEqual(before);
+  });
+
+  it("uploads a 55 MB file with byte progress, then validation, and stores every item", async () => {
+    // Playwright takes at most 50 MB from memory; larger files go by path.
+    const dir = mkdtempSync(join(tmpdir(), "skillboard-big-dataset-"));
+    try {
+      const path = join(dir, "big.jsonl");
+      const context = `[DOC] [TLE] Page [PAR] ${"A passage about a river and the city beside it. ".repeat(55)}`;
+      const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `big-${i}`, question: `Question ${i}?`, answers: [`Answer ${i}`], context }));
+      writeFileSync(path, `${lines.join("\n")}\n`);
+      expect(statSync(path).size).toBeGreaterThan(50 * 1024 * 1024);
+
+      await page.goto(`${base}/datasets`);
+      // Record every status the form shows: uploading and validating pass too quickly to poll for.
+      await page.evaluate(() => {
+        const seen: string[] = ((window as unknown as { __statuses: string[] }).__statuses = []);
+        new MutationObserver(() => {
+          for (const node of document.querySelectorAll("main [role=status]")) seen.push((node as HTMLElement).innerText);
+        }).observe(document.querySelector("main")!, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      await page.getByLabel("Dataset file").setInputFiles(path);
+      await page.getByLabel("Dataset name").fill("Big QA");
+      await page.getByRole("button", { name: "Upload dataset" }).click();
+      const outcome = page.locator("main").getByRole("status").filter({ hasText: "Stored" }).or(page.locator("main").getByRole("alert"));
+      await expect.poll(() => outcome.innerText(), { timeout: 120_000 }).toMatch(/Stored|Nothing|reached|failed/);
+      // A failure here that says "Only … bytes reached the server" means next.config.ts lacks
+      // experimental.proxyClientMaxBodySize: with proxy.ts, Next cuts request bodies at 10 MB by default.
+      expect(await outcome.innerText()).toBe("Stored Big QA with 20,000 items.");
+      const statuses = await page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses.join("\n"));
+      expect(statuses).toMatch(/Uploading… [\d.]+ (KB|MB) of 5\d\.\d MB/);
+      expect(statuses).toContain("Validating…");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("refuses a file with the wrong extension before sending it", async () => {
+    await chooseAndUpload("Sheet", "sheet.xlsx", "id,question,answers\n");
+    await expect.poll(() => page.locator("main").getByRole("alert").innerText()).toContain("sheet.xlsx is not a dataset file");
+  });
+});

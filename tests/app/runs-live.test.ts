@@ -1,0 +1,71 @@
+// GET /api/runs/[id]/live's logic: 400 for a malformed id, 404 for an unknown run, and for a real run its
+// summary (no secrets), derived stats, downsampled curve and failure reasons.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getRun, NotFoundError } from "@/lib/db";
+import { executeRun } from "@/lib/rollout";
+import { loadRunLive } from "@/app/runs/_lib/live-payload";
+import { rerunWithSkillVersion } from "@/app/runs/_lib/rerun";
+import { addSkillVersion } from "@/lib/db";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+let t: TestDatabase;
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  t = createTestDb();
+  server = await startFakeOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  await t.close();
+});
+
+describe("loadRunLive", () => {
+  it("answers 400 for an id that is not a positive whole number", async () => {
+    for (const id of ["abc", "12abc", "-1", "0", "1.5", "1e3", ""]) {
+      const result = await loadRunLive(t.db, id);
+      expect(result.status, id).toBe(400);
+      expect(result.body).toEqual({ error: "run id must be a positive whole number" });
+    }
+  });
+
+  it("answers 404 for an unknown run", async () => {
+    expect(await loadRunLive(t.db, "4242")).toEqual({ status: 404, body: { error: "run 4242 not found" } });
+  });
+
+  it("returns the run's summary, stats, curve and failure reasons, JSON-safe and without the prompt or lease", async () => {
+    // Items 3, 6, 9… have another gold answer, so they come back wrong.
+    const run = await createStoredRun(t.db, { items: makeItems(30, (i) => i % 3 === 0), baseURL: server.baseURL, settings: { concurrency: 4 } });
+    await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    const result = await loadRunLive(t.db, String(run.id));
+    expect(result.status).toBe(200);
+    if (result.status !== 200) return;
+    const { run: summary, stats, curve, failureReasons } = result.body;
+    expect(summary).toMatchObject({ id: run.id, status: "completed", itemsTotal: 30, model: "test-model", cancelRequested: false });
+    expect(typeof summary.finishedAt).toBe("string");
+    expect(summary).not.toHaveProperty("systemPrompt");
+    expect(summary).not.toHaveProperty("workerId");
+    expect(stats).toMatchObject({ done: 30, total: 30, fraction: 1, correct: 20, wrong: 10, errors: 0, timeouts: 0, etaSeconds: null });
+    expect(curve.at(-1)).toMatchObject({ n: 30, em: 20 / 30 });
+    expect(failureReasons).toEqual([{ reason: "wrong answer (EM = 0)", count: 10 }]);
+    expect(JSON.parse(JSON.stringify(result.body))).toEqual(result.body);
+  });
+});
+
+describe("rerunWithSkillVersion", () => {
+  it("queues a run on the same dataset with the same settings and the other skill version", async () => {
+    const source = await createStoredRun(t.db, { items: makeItems(12), baseURL: server.baseURL, settings: { limit: 5, concurrency: 3 } });
+    const other = (await addSkillVersion(t.db, { name: "other", content: "Another way to answer." })).version;
+    const rerun = await rerunWithSkillVersion(t.db, { runId: source.id, skillVersionId: other.id });
+    const stored = await getRun(t.db, rerun.id);
+    expect(stored).toMatchObject({ status: "queued", datasetId: source.datasetId, skillVersionId: other.id, itemsTotal: 5 });
+    expect(stored.config).toEqual(source.config);
+  });
+
+  it("fails with a not-found error for an unknown run or skill version", async () => {
+    await expect(rerunWithSkillVersion(t.db, { runId: 999, skillVersionId: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    const source = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL });
+    await expect(rerunWithSkillVersion(t.db, { runId: source.id, skillVersionId: 999 })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

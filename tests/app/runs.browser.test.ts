@@ -1,0 +1,166 @@
+// The runs pages in a real browser against the production build: start a run from the New run form, watch
+// it live (progress advancing, the chart drawing), cancel it (finished results kept), resume it to the end
+// with the right counts; and never show or log the API key.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { addSkillVersion, getRun, importDataset, openDatabase, type Db } from "@/lib/db";
+import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { makeItems } from "../support/rollout-fixtures";
+
+const SECRET_KEY = "sk-test-secret-123";
+const ITEMS = 300;
+// The fake server answers "Answer <i>"; every 4th item has another gold answer, so it comes back wrong.
+const isWrong = (index: number) => index % 4 === 0;
+const EXPECTED_CORRECT = ITEMS - makeItems(ITEMS).filter((_, index) => isWrong(index)).length;
+
+describe("runs pages (browser)", () => {
+  let fake: FakeOpenAIServer | undefined;
+  let server: AppServer | undefined;
+  let browser: BrowserSession | undefined;
+  let db: Db | undefined;
+
+  beforeAll(async () => {
+    // 300 items at ~120 ms each, 4 at a time: about 9 s, long enough to watch, cancel and resume.
+    fake = await startFakeOpenAIServer({ latencyMs: 120 });
+    server = await startAppServer({ env: { OPENAI_BASE_URL: fake.baseURL, SKILLBOARD_MODEL: "test-model", OPENAI_API_KEY: SECRET_KEY } });
+    db = openDatabase(server.databaseUrl);
+    await importDataset(db, { name: "browser-dataset", fileName: "b.jsonl", format: "jsonl", hash: "browser-test", items: makeItems(ITEMS, isWrong) });
+    await addSkillVersion(db, { name: "browser-skill", content: "Answer with the title of the first passage.", note: "browser test" });
+    await addSkillVersion(db, { name: "browser-skill", content: "Answer with the first passage's title, nothing else.", note: "second" });
+    await addSkillVersion(db, { name: "unused-skill", content: "Never run." });
+    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await server?.stop();
+    await fake?.close();
+  }, 30_000);
+
+  it("starts a run, shows it live, cancels and resumes it to the right counts", async () => {
+    const { page, errors } = browser!;
+    const pages: string[] = [];
+
+    await page.goto(`${server!.baseURL}/runs/new`);
+    await expect(page.getByText("OpenAI-compatible server").first().isVisible()).resolves.toBe(true);
+    pages.push(await page.content());
+    await page.getByLabel("Dataset", { exact: true }).selectOption({ label: `browser-dataset (${ITEMS} items)` });
+    await page.getByLabel("Skill version", { exact: true }).selectOption({ label: "browser-skill v1 — browser test" });
+    // A bad value comes back as a message next to its field, and what was chosen stays chosen.
+    await page.getByLabel("Concurrency", { exact: true }).fill("0");
+    await page.getByRole("button", { name: "Start run", exact: true }).click();
+    await page.getByText("Concurrency must be at least 1").waitFor({ timeout: 10_000 });
+    await expect(page.getByLabel("Dataset", { exact: true }).inputValue()).resolves.not.toBe("");
+    expect(await db!.run.count()).toBe(0);
+    await screenshot(page, "run-new-errors");
+    await page.getByLabel("Concurrency", { exact: true }).fill("4");
+    await page.getByRole("button", { name: "Start run", exact: true }).click();
+
+    await page.waitForURL(/\/runs\/\d+$/, { timeout: 15_000 });
+    const runId = Number(new URL(page.url()).pathname.split("/").pop());
+    await expect(page.getByRole("heading", { name: /Running accuracy/ }).isVisible()).resolves.toBe(true);
+
+    // Live: the done count grows without a reload, and the chart draws its line.
+    const first = await waitForDone(page, (done) => done >= 8);
+    await page.locator(".recharts-line-curve").first().waitFor({ timeout: 10_000 });
+    const second = await waitForDone(page, (done) => done > first);
+    expect(second).toBeGreaterThan(first);
+    await expect(page.getByTestId("run-status").innerText()).resolves.toBe("running");
+    await screenshot(page, "run-mid");
+    pages.push(await page.content());
+
+    // Cancel: the status turns cancelled on its own, and the results finished so far are kept.
+    await page.getByRole("button", { name: "Cancel run", exact: true }).click();
+    await waitForStatus(page, "cancelled");
+    const cancelled = await getRun(db!, runId);
+    expect(cancelled.nDone).toBeGreaterThan(0);
+    expect(cancelled.nDone).toBeLessThan(ITEMS);
+    expect(await db!.runResult.count({ where: { runId } })).toBe(cancelled.nDone);
+    expect(await readDone(page)).toBe(cancelled.nDone);
+
+    // Resume: it runs the remaining items only and completes.
+    await page.getByRole("button", { name: "Resume run", exact: true }).click();
+    await waitForStatus(page, "completed", 60_000);
+    expect(await readDone(page)).toBe(ITEMS);
+    await expect(page.getByTestId("items-done").innerText()).resolves.toBe(`${ITEMS} / ${ITEMS} items`);
+    await expect(tileValue(page, "Correct")).resolves.toBe(String(EXPECTED_CORRECT));
+    await expect(tileValue(page, "Wrong")).resolves.toBe(String(ITEMS - EXPECTED_CORRECT));
+    await expect(tileValue(page, "Errors")).resolves.toBe("0");
+    const done = await getRun(db!, runId);
+    expect(done).toMatchObject({ status: "completed", nDone: ITEMS, nErrors: 0, nTimeouts: 0 });
+    expect(Math.round(done.emSum)).toBe(EXPECTED_CORRECT);
+    // The resume did not redo what the cancelled execution finished: only the (at most 4) calls the cancel
+    // aborted were asked twice.
+    expect(new Set(fake!.requests.map((request) => request.question)).size).toBe(ITEMS);
+    expect(fake!.requests.length).toBeLessThanOrEqual(ITEMS + 4);
+    await expect(page.getByRole("button", { name: "Cancel run" }).count()).resolves.toBe(0);
+    await screenshot(page, "run-end");
+    pages.push(await page.content());
+
+    // Run again with another skill version: same dataset and settings, a new run page; cancel that one.
+    await page.getByLabel("Run again with").selectOption({ label: "browser-skill v2 — second" });
+    await page.getByRole("button", { name: "Run again", exact: true }).click();
+    await page.waitForURL((url) => /\/runs\/\d+$/.test(url.pathname) && url.pathname !== `/runs/${runId}`, { timeout: 15_000 });
+    const rerunId = Number(new URL(page.url()).pathname.split("/").pop());
+    await expect(page.locator("main").innerText()).resolves.toContain("browser-skill v2 on browser-dataset");
+    expect((await getRun(db!, rerunId)).config).toEqual(done.config);
+    await page.getByRole("button", { name: "Cancel run", exact: true }).click();
+    await waitForStatus(page, "cancelled");
+    pages.push(await page.content());
+
+    // "Copy settings to a new run" opens the form filled from this run.
+    await page.goto(`${server!.baseURL}/runs/new?from=${runId}`);
+    await expect(page.getByText(`Settings copied from run #${runId}`).isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel("Concurrency", { exact: true }).inputValue()).resolves.toBe("4");
+    await expect(page.getByLabel("Dataset", { exact: true }).inputValue()).resolves.toBe(String(done.datasetId));
+
+    // The list and the comparison show the finished run.
+    await page.goto(`${server!.baseURL}/runs?sort=em&dir=desc`);
+    await expect(page.getByRole("link", { name: `#${runId}`, exact: true }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "runs-list");
+    pages.push(await page.content());
+    // Sorting and filtering live in the URL: a header link, and a select that applies itself.
+    await page.getByRole("link", { name: "F1", exact: true }).click();
+    await page.waitForURL(/sort=f1&dir=desc/);
+    await page.getByLabel("Skill", { exact: true }).selectOption({ label: "unused-skill" });
+    await page.waitForURL(/skillId=\d+/);
+    await expect(page.getByText("No runs match these filters.").isVisible()).resolves.toBe(true);
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("f1");
+    await page.goto(`${server!.baseURL}/compare`);
+    await expect(page.getByRole("heading", { name: "Compare", exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: `#${runId}`, exact: true }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "compare");
+    pages.push(await page.content());
+    const live = await (await fetch(`${server!.baseURL}/api/runs/${runId}/live`)).text();
+
+    for (const html of [...pages, live]) expect(html).not.toContain(SECRET_KEY);
+    expect(server!.logs()).not.toContain(SECRET_KEY);
+    // Chromium asks for /favicon.ico by itself; the app has no icon.
+    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+  }, 180_000);
+});
+
+async function readDone(page: Page): Promise<number> {
+  return Number(await page.getByRole("progressbar", { name: "Items done" }).getAttribute("aria-valuenow"));
+}
+
+async function waitForDone(page: Page, accept: (done: number) => boolean, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = await readDone(page);
+    if (accept(done)) return done;
+    if (Date.now() > deadline) throw new Error(`items done stayed at ${done}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+async function waitForStatus(page: Page, status: string, timeoutMs = 20_000): Promise<void> {
+  await page.getByTestId("run-status").filter({ hasText: new RegExp(`^${status}$`) }).waitFor({ timeout: timeoutMs });
+}
+
+function tileValue(page: Page, label: string): Promise<string> {
+  return page.locator("dl div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd").innerText();
+}

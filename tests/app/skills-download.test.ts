@@ -1,0 +1,44 @@
+// GET /skills/:id/versions/:versionId/download: the exact text as a markdown attachment, 404 otherwise.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skillDownloadResponse, skillFileSlug } from "@/app/skills/[id]/versions/[versionId]/download/skill-download";
+import { addSkillVersion } from "@/lib/db";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+let t: TestDatabase;
+beforeEach(() => {
+  t = createTestDb();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe("skill download", () => {
+  it("serves the version's text with a markdown type and an attachment file name", async () => {
+    const text = "# Ünïcode skill\n<script>alert(1)</script>\n";
+    const { version } = await addSkillVersion(t.db, { name: "Search QA (v2)!", content: text });
+    const response = await skillDownloadResponse(t.db, { id: String(version.skillId), versionId: String(version.id) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="skillboard-skill-${version.id}-search-qa-v2.md"`);
+    expect(await response.text()).toBe(text);
+  });
+
+  it("answers 404 for an unknown version, a version of another skill, or a malformed id", async () => {
+    const a = (await addSkillVersion(t.db, { name: "a", content: "A" })).version;
+    const b = (await addSkillVersion(t.db, { name: "b", content: "B" })).version;
+    for (const params of [
+      { id: String(a.skillId), versionId: "999" },
+      { id: String(a.skillId), versionId: String(b.id) },
+      { id: "x", versionId: String(a.id) },
+      { id: String(a.skillId), versionId: "1e3" },
+    ]) {
+      expect((await skillDownloadResponse(t.db, params)).status).toBe(404);
+    }
+  });
+
+  it("makes file-name slugs that are safe and never empty", () => {
+    expect(skillFileSlug("Café Ölçü — QA")).toBe("cafe-olcu-qa");
+    expect(skillFileSlug('../../etc/"passwd"')).toBe("etc-passwd");
+    expect(skillFileSlug("问答")).toBe("skill");
+  });
+});
