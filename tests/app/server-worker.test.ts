@@ -1,0 +1,68 @@
+// The production server executes runs itself, from the database: a run a crashed process left
+// "running" is resumed without anyone asking, keeping its finished items; a queued run is picked up.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/lib/db";
+import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
+import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+
+let server: AppServer;
+let db: Db;
+beforeAll(async () => {
+  server = await startAppServer();
+  db = openDatabase(server.databaseUrl);
+}, BUILD_TIMEOUT_MS);
+afterAll(async () => {
+  await db?.$disconnect();
+  await server?.stop();
+}, 30_000);
+
+async function liveStatus(runId: number): Promise<{ status: string; nDone: number }> {
+  const response = await fetch(`${server.baseURL}/api/runs/${runId}/live`);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { run: { status: string }; stats: { done: number } };
+  return { status: body.run.status, nDone: body.stats.done };
+}
+
+async function waitUntilCompleted(runId: number): Promise<{ status: string; nDone: number }> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const run = await liveStatus(runId);
+    if (run.status === "completed" || Date.now() > deadline) return run;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// The demo (dataset 1, skill "searchqa" v1 and v2) is seeded when the server first starts.
+const demoRun = (limit: number) =>
+  createRunFor(db, {
+    datasetId: 1,
+    skillVersionId: 2,
+    config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({ limit }) },
+  });
+
+describe("the server's run worker", () => {
+  it("resumes a run a crashed process left running, running only its unfinished items", async () => {
+    const run = await demoRun(20);
+    // A crashed process on another machine: it finished 20 items, 8 of which we then "lose".
+    await executeRun(db, run.id, { workerId: "elsewhere:1:gone" });
+    const lost = (await db.runResult.findMany({ where: { runId: run.id, seq: { gt: 12 } }, select: { itemId: true } })).map((r) => r.itemId);
+    await db.runItemConversation.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });
+    await db.runResult.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });
+    const kept = await db.runResult.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    await db.run.update({
+      where: { id: run.id },
+      data: { status: "running", workerId: "elsewhere:1:gone", heartbeatAt: new Date(Date.now() - 120_000), nDone: 12 },
+    });
+
+    const done = await waitUntilCompleted(run.id);
+    expect(done).toMatchObject({ status: "completed", nDone: 20 });
+    const rows = await db.runResult.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
+    expect(rows).toHaveLength(20);
+    expect(rows.slice(0, 12)).toEqual(kept);
+  });
+
+  it("picks up a queued run at once", async () => {
+    const run = await demoRun(50);
+    expect((await waitUntilCompleted(run.id)).nDone).toBe(50);
+  });
+});
