@@ -1,3 +1,4 @@
+import { seededRandom } from "../stats/random";
 import type { RunSettings } from "./run-config";
 
 /**
@@ -6,7 +7,7 @@ import type { RunSettings } from "./run-config";
  */
 export function selectItems<T>(items: readonly T[], settings: Pick<RunSettings, "limit" | "sample">): T[] {
   if (settings.sample) {
-    const random = mulberry32(settings.sample.seed);
+    const random = seededRandom(settings.sample.seed);
     const order = items.map((_, index) => index);
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
@@ -18,16 +19,4 @@ export function selectItems<T>(items: readonly T[], settings: Pick<RunSettings, 
       .map((index) => items[index]!);
   }
   return settings.limit === undefined ? [...items] : items.slice(0, settings.limit);
-}
-
-// A small, well-known seeded PRNG; Math.random cannot be seeded.
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
