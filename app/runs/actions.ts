@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { queueRunForResume, retryFailedItems } from "@/lib/db/run-actions";
 import { requestCancel } from "@/lib/db/runs";
+import { removeKeptWorkspaces } from "@/lib/rollout/agent-workspaces";
 import { wakeRunWorker } from "@/lib/rollout/process-worker";
 import { actionFailure, type RunActionResult } from "./_lib/action-result";
 import { rerunWithSkillVersion } from "./_lib/rerun";
@@ -81,6 +82,19 @@ export async function runAgainAction(formData: FormData): Promise<RunActionResul
   revalidatePath("/runs");
   // Outside the try: redirect works by throwing.
   redirect(`/runs/${newRunId}`);
+}
+
+// Agent runs: deletes the workspaces their items kept, once the run has stopped.
+export async function removeKeptWorkspacesAction(formData: FormData): Promise<RunActionResult> {
+  const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  let removed: number;
+  try {
+    removed = await removeKeptWorkspaces(getDb(), input.data.runId);
+  } catch (error) {
+    return actionFailure(error);
+  }
+  return revalidated(input.data.runId, `Removed the workspaces of ${removed} item${removed === 1 ? "" : "s"}.`);
 }
 
 function invalid(error: z.ZodError): RunActionResult {

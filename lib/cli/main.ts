@@ -15,7 +15,8 @@ const USAGE = `usage: npm run -s cli -- <command>
   dataset list
   skill add FILE [--name NAME] [--note T] store a skill version; prints its id
   skill list
-  run --dataset FILE|ID --skill FILE|ID [--model M] [--base-url URL] [--backend openai|azure|baseline]
+  run --dataset FILE|ID --skill FILE|ID [--model M] [--base-url URL] [--backend openai|azure|baseline|agent]
+      [--agent NAME [--keep-workspaces]]
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
       [--diagnostic-instruction TEXT] [--name NAME] [--resume RUN_ID]

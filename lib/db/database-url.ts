@@ -19,3 +19,8 @@ export function databaseFilePath(url: string): string {
   mkdirSync(dirname(path), { recursive: true });
   return path;
 }
+
+/** The data folder: where the SQLite file lives. Agent runs keep their workspaces under `<data dir>/runs/`. */
+export function dataDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return dirname(databaseFilePath(resolveDatabaseUrl(env)));
+}

@@ -8,3 +8,7 @@ export * from "./run-actions";
 export * from "./run-views";
 export * from "./runs";
 export * from "./skills";
+export * from "./run-item-exec";
+export * from "./item-search";
+export * from "./run-item";
+export * from "./run-items";

@@ -1,5 +1,6 @@
-import type { ItemResult } from "../rollout/types";
+import type { ItemExecRecord, ItemResult } from "../rollout/types";
 import type { Db } from "./client";
+import { indexResultsForSearch } from "./item-search";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */
@@ -87,12 +88,16 @@ export class ResultWriter {
     // made the database the bottleneck; this writes a batch of hundreds in about a millisecond.
     await this.db.$transaction([
       ...insertStatements(this.db, "RunResult", RESULT_COLUMNS, rows),
+      // The item explorer's search index, filled from the rows just inserted (same transaction, so never out of step).
+      ...indexResultsForSearch(this.db, this.runId, batch.map((r) => r.itemId)),
       ...insertStatements(
         this.db,
         "RunItemConversation",
         CONVERSATION_COLUMNS,
         batch.map((r) => ({ runId: this.runId, itemId: r.itemId, userPrompt: r.userPrompt, conversationJson: JSON.stringify(r.conversation) })),
       ),
+      // Agent runs: the exec details of each item, in the same transaction as its row.
+      ...insertStatements(this.db, "RunItemExec", EXEC_COLUMNS, batch.flatMap((r) => (r.exec ? [toExecRow(this.runId, r.itemId, r.exec)] : []))),
       this.db.run.update({
         where: { id: this.runId },
         data: {
@@ -124,6 +129,10 @@ const RESULT_COLUMNS = [
   "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt",
 ] as const;
 const CONVERSATION_COLUMNS = ["runId", "itemId", "userPrompt", "conversationJson"] as const;
+const EXEC_COLUMNS = [
+  "runId", "itemId", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
+  "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
+] as const;
 // Well under SQLite's limit of 32766 bound variables per statement.
 const ROWS_PER_STATEMENT = 500;
 
@@ -180,5 +189,27 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
     rateLimited: r.rateLimited,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt.toISOString(),
+  };
+}
+
+function toExecRow(runId: number, itemId: string, e: ItemExecRecord): Record<(typeof EXEC_COLUMNS)[number], SqlValue> {
+  return {
+    runId,
+    itemId,
+    agent: e.agent,
+    commandJson: JSON.stringify(e.command),
+    outcome: e.outcome,
+    exitCode: e.exitCode,
+    exitSignal: e.exitSignal,
+    durationMs: e.durationMs,
+    stdout: e.stdout,
+    stderr: e.stderr,
+    stdoutBytes: e.stdoutBytes,
+    stderrBytes: e.stderrBytes,
+    stdoutTruncated: e.stdoutTruncated ? 1 : 0,
+    stderrTruncated: e.stderrTruncated ? 1 : 0,
+    workspacePath: e.workspacePath,
+    workspaceKept: e.workspaceKept ? 1 : 0,
+    invocations: e.invocations,
   };
 }

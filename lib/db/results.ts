@@ -32,6 +32,12 @@ function toStored(row: RunResult): StoredItemResult {
   };
 }
 
+/** One item's stored result, or null when the run has none for it. */
+export async function getStoredResult(db: Db, runId: number, itemId: string): Promise<StoredItemResult | null> {
+  const row = await db.runResult.findUnique({ where: { runId_itemId: { runId, itemId } } });
+  return row ? toStored(row) : null;
+}
+
 /** A run's results in order of completion, a page at a time, so exports of any size stay flat in memory. */
 export async function* iterateRunResultPages(db: Db, runId: number, pageSize = 1000): AsyncGenerator<StoredItemResult[]> {
   let afterSeq = 0;

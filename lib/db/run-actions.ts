@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { unindexResultsByStatus } from "./item-search";
 import { getRun, type RunRecord } from "./runs";
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
@@ -23,7 +24,9 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
   const removed = await db.$transaction(async (tx) => {
     const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true } });
     const itemIds = failed.map((row) => row.itemId);
+    await unindexResultsByStatus(tx, runId, ["error", "timeout"]);
     await tx.runItemConversation.deleteMany({ where: { runId, itemId: { in: itemIds } } });
+    await tx.runItemExec.deleteMany({ where: { runId, itemId: { in: itemIds } } });
     await tx.runResult.deleteMany({ where: { runId, itemId: { in: itemIds } } });
     // Renumber and re-accumulate in completion order, so the curve stays a function of items completed.
     await tx.$executeRaw`

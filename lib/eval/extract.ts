@@ -5,7 +5,7 @@ import { pySplitlines, pyStrip } from "../text/python";
  * gives Unicode case-insensitivity as Python's str patterns have it (`<ANSWER>` and `<anſwer>`, with U+017F
  * LONG S, both match). Non-greedy and non-overlapping, scanned left to right like findall.
  */
-const ANSWER_TAG = /<answer>(.*?)<\/answer>/gisu;
+export const ANSWER_TAG = /<answer>(.*?)<\/answer>/gisu;
 
 /**
  * The seed's `extract_answer`: the last `<answer>` tag's content (even when that content is empty), else the

@@ -7,6 +7,12 @@ import { toSeedRow } from "./seed-rows";
 export const EXPORT_FORMATS = ["csv", "jsonl", "seed"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/**
+ * Cells a spreadsheet would run as a formula get a leading apostrophe. Papa's built-in pattern
+ * (/^[=+\-@\t\r].*$/) misses multi-line cells, because `.` stops at the first newline.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 const CSV_COLUMNS = [
   "id", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "status",
   "fail_reason", "latency_ms", "prompt_tokens", "completion_tokens", "turns",
@@ -17,7 +23,7 @@ export async function* exportRunResults(db: Db, runId: number, format: ExportFor
   if (format === "csv") yield `${Papa.unparse([[...CSV_COLUMNS]])}\r\n`;
   for await (const page of iterateRunResultPages(db, runId)) {
     if (format === "seed") yield page.map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
-    else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: true })}\r\n`;
+    else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: FORMULA_START })}\r\n`;
     else {
       const conversations = await getItemConversations(db, runId, page.map((row) => row.itemId));
       yield page

@@ -1,6 +1,9 @@
+import { buildAgentSkillMd } from "../agent/skill-md";
 import { createRun, getDataset, getDatasetItems, getSkillVersion, type Db, type RunRecord } from "../db";
+import type { EnvSource } from "../config/env";
 import { createChatModel } from "../model";
 import { buildSystemPrompt } from "../prompts";
+import { agentRunModelLabel, resolveRunAgent } from "./agent-backend";
 import { RunConfigSchema, type RunConfig } from "./run-config";
 import { selectItems } from "./select-items";
 
@@ -9,6 +12,8 @@ export interface CreateRunInput {
   skillVersionId: number;
   config: RunConfig;
   name?: string | null;
+  /** Where the agents file is looked up (SKILLBOARD_CONFIG); process.env by default. */
+  env?: EnvSource;
 }
 
 /**
@@ -20,15 +25,13 @@ export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRe
   const [skill, dataset] = await Promise.all([getSkillVersion(db, input.skillVersionId), getDataset(db, input.datasetId)]);
   const items = selectItems(await getDatasetItems(db, dataset.id), config.settings);
   if (items.length === 0) throw new Error(`dataset ${dataset.id} has no items to run`);
+  const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal: items.length };
+  if (config.model.backend === "agent") {
+    // Only agents in the server's config file can run; the stored "system prompt" is the SKILL.md, as in the seed.
+    const agent = resolveRunAgent(config.model, input.env);
+    return createRun(db, { ...common, systemPrompt: buildAgentSkillMd(skill.content), model: agentRunModelLabel(agent, config.model.model) });
+  }
   // Building the client checks that the backend is configured and gives the model name to store.
-  const model = createChatModel(config.model, { callTimeoutMs: config.settings.execTimeoutS * 1000, maxRetries: config.settings.maxRetries });
-  return createRun(db, {
-    name: input.name,
-    datasetId: dataset.id,
-    skillVersionId: skill.id,
-    config,
-    systemPrompt: buildSystemPrompt(skill.content),
-    itemsTotal: items.length,
-    model: model.model,
-  });
+  const model = createChatModel({ ...config.model, backend: config.model.backend }, { callTimeoutMs: config.settings.execTimeoutS * 1000, maxRetries: config.settings.maxRetries });
+  return createRun(db, { ...common, systemPrompt: buildSystemPrompt(skill.content), model: model.model });
 }

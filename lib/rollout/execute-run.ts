@@ -1,9 +1,10 @@
 import {
-  claimRun, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, heartbeatRun, mostCommonFailReason, newWorkerId,
+  claimRun, dataDirectory, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, heartbeatRun, mostCommonFailReason, newWorkerId,
   releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
 import { createChatModel } from "../model";
+import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
 import { runBatch } from "./run-batch";
 import { selectItems } from "./select-items";
@@ -21,6 +22,8 @@ export interface ExecuteRunOptions {
   model?: ChatModel;
   heartbeatMs?: number;
   writer?: { maxBatch?: number; maxDelayMs?: number };
+  /** Agent runs: the data folder holding runs/<id>/workspaces (default: the folder of DATABASE_URL's file). */
+  dataDir?: string;
 }
 
 /**
@@ -46,9 +49,16 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     const total = done.size + pending.length;
     if (done.size > 0 && pending.length > 0) options.onEvent?.({ kind: "resuming", done: done.size, total });
 
+    const selection = run.config.model;
+    const agent =
+      selection.backend === "agent"
+        ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
+        : undefined;
     const model =
       options.model ??
-      createChatModel(run.config.model, { callTimeoutMs: settings.execTimeoutS * 1000, maxRetries: settings.maxRetries });
+      (selection.backend === "agent"
+        ? undefined
+        : createChatModel({ ...selection, backend: selection.backend }, { callTimeoutMs: settings.execTimeoutS * 1000, maxRetries: settings.maxRetries }));
     writer = new ResultWriter(
       db,
       runId,
@@ -69,8 +79,10 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     const outcome = await runBatch({
       items: pending,
       model,
+      agent,
       systemPrompt: run.systemPrompt,
-      settings,
+      // An agent may cap how many of its processes run at once.
+      settings: agent?.agent.maxConcurrency ? { ...settings, concurrency: Math.min(settings.concurrency, agent.agent.maxConcurrency) } : settings,
       signal: stop.signal,
       onLiveChange: (gauges) => activeWriter.setGauges(gauges),
       onResult: (result) => {

@@ -10,3 +10,6 @@ export * from "./systemic-failure";
 export * from "./types";
 export * from "./run-worker";
 export * from "./process-worker";
+export * from "./agent-backend";
+export * from "./agent-workspaces";
+export * from "./process-agent-item";

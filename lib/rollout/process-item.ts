@@ -2,15 +2,20 @@ import { emFailReason, evaluate, evaluationRecord } from "../eval";
 import { FatalModelError, ModelCallError } from "../model";
 import type { CallObserver, CallStats, ChatMessage, ChatModel } from "../model/types";
 import { buildRefinementPrompt, buildUserPrompt } from "../prompts";
+import { processAgentItem, type AgentItemBackend, type ItemTrace } from "./process-agent-item";
 import type { RunSettings } from "./run-config";
 import type { ConversationEntry, ItemResult, RolloutItem } from "./types";
 
 export interface ProcessItemContext {
-  model: ChatModel;
+  /** The chat path's model; not needed when `agent` is given. */
+  model?: ChatModel;
   systemPrompt: string;
-  settings: Pick<RunSettings, "maxTurns" | "maxCompletionTokens" | "temperature" | "diagnosticMode" | "diagnosticInstruction">;
+  settings: Pick<RunSettings, "maxTurns" | "maxCompletionTokens" | "temperature" | "diagnosticMode" | "diagnosticInstruction" | "execTimeoutS">;
   signal: AbortSignal;
   observer?: CallObserver;
+  /** Agent runs: the seed's exec backend (an agent command in a workspace) instead of a chat model. */
+  agent?: AgentItemBackend;
+  trace?: ItemTrace;
 }
 
 /**
@@ -23,7 +28,10 @@ export interface ProcessItemContext {
  * refinement text, so the model re-answers without the context.
  */
 export async function processItem(item: RolloutItem, context: ProcessItemContext): Promise<ItemResult> {
+  // As the seed branches on is_target_exec_backend().
+  if (context.agent) return processAgentItem(item, { backend: context.agent, settings: context.settings, signal: context.signal, trace: context.trace });
   const { model, systemPrompt, settings, signal } = context;
+  if (!model) throw new Error("processItem: no chat model given");
   const startedAt = new Date();
   const userPrompt = buildUserPrompt({
     question: item.question,

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import { FatalModelError } from "../model";
 import type { ChatModel } from "../model/types";
 import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
+import type { AgentItemBackend, ItemTrace } from "./process-agent-item";
 import { processItem } from "./process-item";
 import { effectiveTaskTimeoutS, type RunSettings } from "./run-config";
 import type { ItemResult, RolloutItem } from "./types";
@@ -15,7 +16,9 @@ export interface LiveGauges {
 
 export interface RunBatchOptions {
   items: readonly RolloutItem[];
-  model: ChatModel;
+  /** The chat model; agent runs give `agent` instead. */
+  model?: ChatModel;
+  agent?: AgentItemBackend;
   systemPrompt: string;
   settings: RunSettings;
   /** Cancel or interrupt: no new item starts, calls in flight are aborted and their items left unrecorded. */
@@ -60,6 +63,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
     stop.signal.addEventListener("abort", onStop, { once: true });
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), taskTimeoutS * 1000);
     const startedAt = new Date();
+    // Agent runs: the exec details so far, kept even when the task timeout cuts the item short.
+    const trace: ItemTrace = {};
     let waiting: "no" | "retry" | "rate-limited" = "no";
     const setWaiting = (value: typeof waiting) => {
       if (waiting === value) return;
@@ -75,6 +80,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
       return await Promise.race([
         processItem(item, {
           model: options.model,
+          agent: options.agent,
+          trace,
           systemPrompt: options.systemPrompt,
           settings,
           signal: controller.signal,
@@ -86,7 +93,10 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
         rejectOnAbort(controller.signal),
       ]);
     } catch (error) {
-      if (controller.signal.reason instanceof TaskTimeout) return timeoutResult(item, startedAt, taskTimeoutS);
+      if (controller.signal.reason instanceof TaskTimeout) {
+        const row = timeoutResult(item, startedAt, taskTimeoutS);
+        return trace.exec ? { ...row, exec: trace.exec } : row;
+      }
       if (stop.signal.aborted) return null;
       if (error instanceof FatalModelError) {
         fatal ??= error;

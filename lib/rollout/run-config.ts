@@ -26,12 +26,29 @@ export const RunSettingsSchema = z.object({
 
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
-export const ModelSelectionSchema = z.object({
-  backend: z.enum(["openai", "azure", "baseline"]),
-  model: z.string().min(1).optional(),
-  /** Already redacted (no credentials, query or fragment). */
-  baseURL: z.string().url().optional(),
-});
+const AGENT_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
+
+export const ModelSelectionSchema = z
+  .object({
+    /** "agent": each item runs through an agent command configured on the server (the seed's exec backend). */
+    backend: z.enum(["openai", "azure", "baseline", "agent"]),
+    model: z.string().min(1).optional(),
+    /** Already redacted (no credentials, query or fragment). */
+    baseURL: z.string().url().optional(),
+    /** Agent runs: the name of an agent in the server's config file (never a command). */
+    agent: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "agent names are letters, digits, '.', '_' and '-'").optional(),
+    /** Agent runs: keep the workspaces of correct items too (those of other items are always kept). */
+    keepWorkspaces: z.boolean().optional(),
+  })
+  .refine((selection) => (selection.backend === "agent") === (selection.agent !== undefined), {
+    message: "an agent is named exactly when the backend is \"agent\"",
+    path: ["agent"],
+  })
+  // An agent's model becomes a command-line argument: a plain name, never something that reads as an option.
+  .refine((selection) => selection.backend !== "agent" || selection.model === undefined || AGENT_MODEL_NAME.test(selection.model), {
+    message: "an agent's model must be a plain name (letters, digits and . _ : / @ + -, not starting with -)",
+    path: ["model"],
+  });
 
 export const RunConfigSchema = z.object({
   model: ModelSelectionSchema,

@@ -42,10 +42,35 @@ export interface ItemResult {
   finishedAt: Date;
   userPrompt: string;
   conversation: ConversationEntry[];
+  /** Agent (exec) runs only: how the agent process went, stored beside the row. */
+  exec?: ItemExecRecord;
+}
+
+/** The last agent invocation of an item run through an agent command (backend "agent"). */
+export interface ItemExecRecord {
+  agent: string;
+  /** The argument list run (placeholders replaced; the environment is never recorded). */
+  command: string[];
+  /** exited (any exit code), timeout, aborted (task timeout or cancel) or spawn-error. */
+  outcome: "exited" | "timeout" | "aborted" | "spawn-error";
+  exitCode: number | null;
+  exitSignal: string | null;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  workspacePath: string;
+  /** false once the workspace was deleted (a correct item, or removed from the run page). */
+  workspaceKept: boolean;
+  /** Agent invocations for the item (one per turn). */
+  invocations: number;
 }
 
 /** A stored result: the row plus its 1-based order of completion. */
-export interface StoredItemResult extends Omit<ItemResult, "userPrompt" | "conversation"> {
+export interface StoredItemResult extends Omit<ItemResult, "userPrompt" | "conversation" | "exec"> {
   seq: number;
 }
 

@@ -1,6 +1,7 @@
 // GET /skills/:id/versions/:versionId/download: the exact text as a markdown attachment, 404 otherwise.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { skillDownloadResponse, skillFileSlug } from "@/app/skills/[id]/versions/[versionId]/download/skill-download";
+import { skillDownloadResponse } from "@/app/skills/[id]/versions/[versionId]/download/skill-download";
+import { downloadFileName } from "@/lib/export/file-names";
 import { addSkillVersion } from "@/lib/db";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
@@ -37,8 +38,8 @@ describe("skill download", () => {
   });
 
   it("makes file-name slugs that are safe and never empty", () => {
-    expect(skillFileSlug("Café Ölçü — QA")).toBe("cafe-olcu-qa");
-    expect(skillFileSlug('../../etc/"passwd"')).toBe("etc-passwd");
-    expect(skillFileSlug("问答")).toBe("skill");
+    expect(downloadFileName("skill", 3, "Café Ölçü — QA", "md")).toBe("skillboard-skill-3-cafe-olcu-qa.md");
+    expect(downloadFileName("skill", 3, '../../etc/"passwd"', "md")).toBe("skillboard-skill-3-etc-passwd.md");
+    expect(downloadFileName("skill", 3, "问答", "md")).toBe("skillboard-skill-3-skill.md");
   });
 });

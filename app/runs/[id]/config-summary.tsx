@@ -3,7 +3,7 @@ import { formatDateTime, modelLabel } from "../_lib/format";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";
 
-const BACKEND_LABEL: Record<string, string> = { openai: "OpenAI-compatible", azure: "Azure OpenAI", baseline: "offline baseline" };
+const BACKEND_LABEL: Record<string, string> = { openai: "OpenAI-compatible", azure: "Azure OpenAI", baseline: "offline baseline", agent: "agent (command line)" };
 
 function itemsLabel(run: RunSummary): string {
   const { limit, sample } = run.config.settings;
@@ -19,6 +19,9 @@ export function ConfigSummary({ run }: { run: RunSummary }) {
     ["Backend", BACKEND_LABEL[run.backend] ?? run.backend],
     ["Model", modelLabel(run)],
     ...(run.config.model.baseURL ? ([["Server", run.config.model.baseURL]] as [string, string][]) : []),
+    ...(run.config.model.agent
+      ? ([["Agent", run.config.model.agent], ["Keep workspaces", run.config.model.keepWorkspaces ? "all" : "items not correct"]] as [string, string][])
+      : []),
     ["Items", itemsLabel(run)],
     ["Concurrency", String(settings.concurrency)],
     ["Max turns", String(settings.maxTurns)],

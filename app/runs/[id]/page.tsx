@@ -4,7 +4,10 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { listSkillVersions } from "@/lib/db/skills";
 import { modelLabel } from "../_lib/format";
+import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
 import { loadRunLive } from "../_lib/live-payload";
+import { defaultItemFilter, parseItemQuery } from "@/lib/rollout/item-query";
+import { ItemExplorer } from "./_explorer/item-explorer";
 import { ConfigSummary } from "./config-summary";
 import { LiveRunView } from "./live-run-view";
 import styles from "./run.module.css";
@@ -14,18 +17,20 @@ export const dynamic = "force-dynamic";
 
 interface RunPageProps {
   params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
 export async function generateMetadata({ params }: RunPageProps): Promise<Metadata> {
   return { title: `Run #${(await params).id}` };
 }
 
-export default async function RunPage({ params }: RunPageProps) {
+export default async function RunPage({ params, searchParams }: RunPageProps) {
   const db = getDb();
   const result = await loadRunLive(db, (await params).id);
   if (result.status !== 200) notFound();
   const initial = result.body;
   const { run } = initial;
+  const active = run.status === "queued" || run.status === "running";
   const versions = (await listSkillVersions(db)).map((version) => ({
     id: version.id,
     skillName: version.skillName,
@@ -49,6 +54,12 @@ export default async function RunPage({ params }: RunPageProps) {
         {modelLabel(run)}
       </p>
       <LiveRunView initial={initial} versions={versions} />
+      {/* The item explorer: its view (filter, search, sort, page) lives in the query string. */}
+      <ItemExplorer
+        run={{ id: run.id, status: run.status, done: initial.stats.done }}
+        query={parseItemQuery(await searchParams, { filter: defaultItemFilter(active) })}
+      />
+      <AgentWorkspacesPanel runId={run.id} />
       <ConfigSummary run={run} />
     </>
   );

@@ -1,7 +1,8 @@
 import { BASELINE_MODEL_NAME, defaultBackend, readModelEnvironment, type EnvSource } from "@/lib/model";
 import { DEFAULT_OPENAI_MODEL } from "@/lib/config/env";
+import { AgentConfigError, loadAgentConfig, summarizeAgent, type AgentSummary } from "@/lib/agent/config";
 
-export type BackendKind = "openai" | "azure" | "baseline";
+export type BackendKind = "openai" | "azure" | "baseline" | "agent";
 
 /** One backend as the New run form offers it: safe to render (redacted URLs, never a key). */
 export interface BackendOption {
@@ -16,6 +17,8 @@ export interface BackendOption {
   hint: string;
   /** The redacted OPENAI_BASE_URL, stored with the run so its page says which server answered. */
   baseURL?: string;
+  /** The agent backend: the agents the server's config file declares (names and descriptions only). */
+  agents?: AgentSummary[];
 }
 
 /** What the server's environment configures, read on every request so a restart with new variables shows at once. */
@@ -51,6 +54,26 @@ export function describeBackends(env: EnvSource = process.env): { options: Backe
       defaultModel: BASELINE_MODEL_NAME,
       hint: "",
     },
+    describeAgentBackend(env),
   ];
   return { options, defaultBackend: defaultBackend(env) };
+}
+
+/** The agent backend is available when the config file declares an agent; its command and environment stay on the server. */
+function describeAgentBackend(env: EnvSource): BackendOption {
+  const base = { backend: "agent" as const, label: "Agent (command line)", defaultModel: "" };
+  try {
+    const config = loadAgentConfig({ env });
+    const agents = config.agents.map(summarizeAgent);
+    return {
+      ...base,
+      configured: agents.length > 0,
+      detail: `runs each item through a coding agent in a workspace holding the skill as SKILL.md: ${agents.map((agent) => agent.name).join(", ")}`,
+      hint: "Declare agents (Codex CLI, Claude Code or any command) in skillboard.config.json, or the file SKILLBOARD_CONFIG names; see the README.",
+      agents,
+    };
+  } catch (error) {
+    if (!(error instanceof AgentConfigError)) throw error;
+    return { ...base, configured: false, detail: "not configured", hint: `The agents file has a mistake: ${error.message}`, agents: [] };
+  }
 }

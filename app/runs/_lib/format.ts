@@ -4,6 +4,8 @@ export const BASELINE_LABEL = "offline baseline (no LLM)";
 
 export function modelLabel(run: { backend: string; model: string }): string {
   if (run.backend === "baseline") return BASELINE_LABEL;
+  // An agent run's model column is "<agent>" or "<agent>/<model>".
+  if (run.backend === "agent") return `${run.model} (agent)`;
   return run.backend === "azure" ? `${run.model} (Azure)` : run.model;
 }
 
@@ -38,4 +40,11 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   if (!value) return "–";
   const iso = (typeof value === "string" ? new Date(value) : value).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** A latency in ms: seconds with two decimals under a minute ("1.25 s"), then minutes ("2m 05s"). */
+export function formatLatency(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(2)} s`;
+  return formatDuration(seconds);
 }

@@ -8,6 +8,9 @@ export interface StartRunDefaults {
   skillVersionId: string;
   backend: BackendKind;
   model: string;
+  /** The agent backend: which agent, and whether correct items keep their workspaces. */
+  agent: string;
+  keepWorkspaces: boolean;
   concurrency: string;
   maxTurns: string;
   execTimeoutS: string;
@@ -40,7 +43,12 @@ export function startRunDefaults(input: {
   const fromBackend = input.from?.config.model.backend;
   const usable = (backend: BackendKind | undefined) => input.backends.options.find((option) => option.backend === backend && option.configured);
   const backend = usable(fromBackend) ?? usable(input.backends.defaultBackend) ?? input.backends.options.find((option) => option.configured)!;
-  const model = backend.backend === fromBackend && input.from ? input.from.model : backend.defaultModel;
+  const sameBackend = backend.backend === fromBackend && input.from !== undefined;
+  // An agent run's model column is a label ("codex/gpt-5.5"): copy the model it chose, if any.
+  const model = sameBackend ? (backend.backend === "agent" ? (input.from?.config.model.model ?? "") : input.from!.model) : backend.defaultModel;
+  const agents = input.backends.options.find((option) => option.backend === "agent")?.agents ?? [];
+  const fromAgent = input.from?.config.model.agent;
+  const agent = agents.find((candidate) => candidate.name === fromAgent)?.name ?? agents[0]?.name ?? "";
   const datasetId = input.datasetId ?? input.from?.datasetId;
   const skillVersionId = input.skillVersionId ?? input.from?.skillVersionId;
   return {
@@ -48,6 +56,8 @@ export function startRunDefaults(input: {
     skillVersionId: text(skillVersionId),
     backend: backend.backend,
     model,
+    agent,
+    keepWorkspaces: input.from?.config.model.keepWorkspaces ?? false,
     concurrency: text(settings.concurrency),
     maxTurns: text(settings.maxTurns),
     execTimeoutS: text(settings.execTimeoutS),

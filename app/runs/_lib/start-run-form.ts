@@ -2,13 +2,13 @@ import { z } from "zod";
 import { NotFoundError, type Db } from "@/lib/db";
 import type { EnvSource } from "@/lib/model";
 import { createRunFor } from "@/lib/rollout/create-run";
-import { RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/rollout/run-config";
+import { ModelSelectionSchema, RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/rollout/run-config";
 import { describeBackends } from "./backends";
 import { rowIdSchema } from "./run-id";
 
 /** The New run form's field names (the `name` of each input). */
 export const START_RUN_FIELDS = [
-  "datasetId", "skillVersionId", "backend", "model", "concurrency", "maxTurns", "execTimeoutS", "taskTimeoutS",
+  "datasetId", "skillVersionId", "backend", "model", "agent", "keepWorkspaces", "concurrency", "maxTurns", "execTimeoutS", "taskTimeoutS",
   "maxCompletionTokens", "maxRetries", "temperature", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
   "sampleSize", "sampleSeed", "name",
 ] as const;
@@ -19,7 +19,7 @@ export type StartRunState =
   | { ok: false; fieldErrors: Partial<Record<StartRunField, string>>; formError?: string };
 
 const LABELS: Record<StartRunField, string> = {
-  datasetId: "Dataset", skillVersionId: "Skill version", backend: "Backend", model: "Model", concurrency: "Concurrency",
+  datasetId: "Dataset", skillVersionId: "Skill version", backend: "Backend", model: "Model", agent: "Agent", keepWorkspaces: "Keep workspaces", concurrency: "Concurrency",
   maxTurns: "Max turns", execTimeoutS: "Model-call timeout", taskTimeoutS: "Task timeout", maxCompletionTokens: "Max completion tokens",
   maxRetries: "Max retries", temperature: "Temperature", diagnosticMode: "Diagnostic mode", diagnosticInstruction: "Diagnostic instruction",
   selection: "Items", limit: "Limit", sampleSize: "Sample size", sampleSeed: "Seed", name: "Name",
@@ -41,8 +41,11 @@ export const StartRunFormSchema = z
   .object({
     datasetId: rowIdSchema("Dataset"),
     skillVersionId: rowIdSchema("Skill version"),
-    backend: z.enum(["openai", "azure", "baseline"], { error: "Choose a backend: openai, azure or baseline" }),
+    backend: z.enum(["openai", "azure", "baseline", "agent"], { error: "Choose a backend: openai, azure, baseline or agent" }),
     model: z.string().trim().max(200, "Model name is too long").optional(),
+    // Only a name: the command, its arguments and environment come from the server's config file.
+    agent: z.string().trim().max(64, "Agent name is too long").optional(),
+    keepWorkspaces: z.literal("on", { error: "Keep workspaces is a checkbox" }).optional(),
     concurrency: numberField("concurrency"),
     maxTurns: numberField("maxTurns"),
     execTimeoutS: numberField("execTimeoutS"),
@@ -77,17 +80,25 @@ export async function startRunFromForm(db: Db, formData: FormData, env: EnvSourc
 
   const backend = describeBackends(env).options.find((option) => option.backend === form.backend)!;
   if (!backend.configured) return { ok: false, fieldErrors: { backend: `${backend.label} is not configured on this server. ${backend.hint}` } };
+  if (form.backend === "agent" && !backend.agents?.some((agent) => agent.name === form.agent)) {
+    return { ok: false, fieldErrors: { agent: form.agent ? `Agent "${form.agent}" is not configured on this server` : "Choose an agent" } };
+  }
 
   const config: RunConfig = {
-    model: {
-      backend: form.backend,
-      ...(form.backend === "baseline" ? {} : { model: form.model || backend.defaultModel }),
-      ...(form.backend === "openai" && backend.baseURL ? { baseURL: backend.baseURL } : {}),
-    },
+    model:
+      form.backend === "agent"
+        ? { backend: "agent", agent: form.agent, ...(form.model ? { model: form.model } : {}), ...(form.keepWorkspaces === "on" ? { keepWorkspaces: true } : {}) }
+        : {
+            backend: form.backend,
+            ...(form.backend === "baseline" ? {} : { model: form.model || backend.defaultModel }),
+            ...(form.backend === "openai" && backend.baseURL ? { baseURL: backend.baseURL } : {}),
+          },
     settings: settings.data,
   };
+  const selection = ModelSelectionSchema.safeParse(config.model);
+  if (!selection.success) return fieldFailure(selection.error.issues, (path) => String(path[0]));
   try {
-    const run = await createRunFor(db, { datasetId: form.datasetId, skillVersionId: form.skillVersionId, config, name: form.name || null });
+    const run = await createRunFor(db, { datasetId: form.datasetId, skillVersionId: form.skillVersionId, config, name: form.name || null, env });
     return { ok: true, runId: run.id };
   } catch (error) {
     if (error instanceof NotFoundError) {

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { AgentSummary } from "@/lib/agent/config";
 import type { BackendKind, BackendOption } from "../_lib/backends";
 import type { StartRunDefaults } from "../_lib/start-run-defaults";
 import type { StartRunField } from "../_lib/start-run-form";
@@ -14,6 +15,7 @@ export function BackendFieldset({ backends, defaults, errors }: {
 }) {
   const [backend, setBackend] = useState<BackendKind>(defaults.backend);
   const [model, setModel] = useState(defaults.model);
+  const [agentName, setAgentName] = useState(defaults.agent);
   const chosen = backends.find((option) => option.backend === backend);
   const choose = (option: BackendOption) => {
     setBackend(option.backend);
@@ -37,7 +39,9 @@ export function BackendFieldset({ backends, defaults, errors }: {
         ))}
         {errors.backend ? <p className={styles.fieldError} id="run-backend-error">{errors.backend}</p> : null}
       </fieldset>
-      {backend === "baseline" ? (
+      {backend === "agent" ? (
+        <AgentFields agents={chosen?.agents ?? []} agentName={agentName} setAgentName={setAgentName} model={model} setModel={setModel} defaults={defaults} errors={errors} />
+      ) : backend === "baseline" ? (
         <p className="hint">The offline baseline needs no model: it reads the context and picks a span.</p>
       ) : (
         <FormField
@@ -50,5 +54,37 @@ export function BackendFieldset({ backends, defaults, errors }: {
         </FormField>
       )}
     </section>
+  );
+}
+
+/**
+ * The agent backend: which of the server's agents (by name only: commands and their environment are set in
+ * the server's config file), the model it is given, and whether correct items keep their workspaces.
+ */
+function AgentFields({ agents, agentName, setAgentName, model, setModel, defaults, errors }: {
+  agents: AgentSummary[]; agentName: string; setAgentName: (name: string) => void; model: string; setModel: (model: string) => void;
+  defaults: StartRunDefaults; errors: Partial<Record<StartRunField, string>>;
+}) {
+  const agent = agents.find((candidate) => candidate.name === agentName);
+  return (
+    <>
+      <div className={styles.twoColumns}>
+        <FormField id="run-agent" label="Agent" error={errors.agent} hint={agent?.description || undefined}>
+          <select id="run-agent" name="agent" value={agentName} onChange={(event) => setAgentName(event.target.value)} {...describedBy("run-agent", errors.agent, Boolean(agent?.description))}>
+            {agents.map((candidate) => <option key={candidate.name} value={candidate.name}>{candidate.name}</option>)}
+          </select>
+        </FormField>
+        <FormField id="run-model" label="Model (optional)" error={errors.model} hint={agent?.defaultModel ? `Blank: ${agent.defaultModel}` : "Blank: the agent's own default"}>
+          <input id="run-model" name="model" type="text" value={model} onChange={(event) => setModel(event.target.value)} {...describedBy("run-model", errors.model, true)} />
+        </FormField>
+      </div>
+      <div className="field">
+        <label className={styles.inline}>
+          <input type="checkbox" name="keepWorkspaces" defaultChecked={defaults.keepWorkspaces} />
+          Keep the workspaces of correct items too
+        </label>
+        <p className="hint">Each item runs in a fresh workspace holding the skill as SKILL.md and the question as task.md; those of items that were not correct are always kept for inspection.</p>
+      </div>
+    </>
   );
 }

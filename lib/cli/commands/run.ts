@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+import { ZodError } from "zod";
+import { AgentConfigError } from "../../agent/config";
 import type { Db, RunRecord } from "../../db";
 import { defaultBackend, redactBaseURL } from "../../config/env";
 import { createRunFor, executeRun, formatRolloutEvent, RunSettingsSchema, type RunConfig } from "../../rollout";
@@ -9,6 +11,8 @@ const OPTIONS = {
   dataset: { type: "string" },
   skill: { type: "string" },
   backend: { type: "string" },
+  agent: { type: "string" },
+  "keep-workspaces": { type: "boolean" },
   model: { type: "string" },
   "base-url": { type: "string" },
   name: { type: "string" },
@@ -56,7 +60,7 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];
 }
 
-type RunOptionValues = Partial<Record<keyof typeof OPTIONS, string>>;
+type RunOptionValues = Partial<Record<Exclude<keyof typeof OPTIONS, "keep-workspaces">, string>> & { "keep-workspaces"?: boolean };
 
 const OPTION_FOR_SETTING: Record<string, string> = {
   concurrency: "concurrency", maxTurns: "max-turns", limit: "limit", sample: "sample", execTimeoutS: "exec-timeout",
@@ -67,10 +71,14 @@ const OPTION_FOR_SETTING: Record<string, string> = {
 async function createFromOptions(db: Db, values: RunOptionValues, notices: string[]): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
   if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
-  const backend = values.backend ?? (values["base-url"] ? "openai" : defaultBackend());
-  if (backend !== "openai" && backend !== "azure" && backend !== "baseline") {
-    throw new CliInputError(`--backend: expected openai, azure or baseline, got "${backend}"`);
+  const backend = values.backend ?? (values.agent !== undefined ? "agent" : values["base-url"] ? "openai" : defaultBackend());
+  if (backend !== "openai" && backend !== "azure" && backend !== "baseline" && backend !== "agent") {
+    throw new CliInputError(`--backend: expected openai, azure, baseline or agent, got "${backend}"`);
   }
+  if (backend === "agent" && !values.agent) throw new CliInputError("run: --backend agent needs --agent NAME (an agent of skillboard.config.json)");
+  if (backend !== "agent" && values.agent !== undefined) throw new CliInputError(`--agent: only with the agent backend, not "${backend}"`);
+  if (backend !== "agent" && values["keep-workspaces"]) throw new CliInputError("--keep-workspaces: only with --agent NAME");
+  if (backend === "agent" && values["base-url"]) throw new CliInputError("--base-url: not with --agent (the agent's config says where it connects)");
   const sampleSize = parseIntegerOption("sample", values.sample);
   const parsed = RunSettingsSchema.safeParse({
     concurrency: parseIntegerOption("concurrency", values.concurrency),
@@ -95,11 +103,21 @@ async function createFromOptions(db: Db, values: RunOptionValues, notices: strin
   const dataset = await resolveDataset(db, values.dataset, notice);
   const skill = await resolveSkillVersion(db, values.skill, notice);
   const config: RunConfig = {
-    model: { backend, model: values.model, baseURL: values["base-url"] ? redactBaseURL(values["base-url"]) : undefined },
+    model:
+      backend === "agent"
+        ? { backend, agent: values.agent, model: values.model, ...(values["keep-workspaces"] ? { keepWorkspaces: true } : {}) }
+        : { backend, model: values.model, baseURL: values["base-url"] ? redactBaseURL(values["base-url"]) : undefined },
     settings: parsed.data,
   };
   if (backend === "baseline") notice("backend: offline extractive baseline (no language model)");
-  return createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name });
+  try {
+    return await createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name });
+  } catch (error) {
+    // A name the config does not declare, or a config with a mistake: the user's input to fix (exit 2).
+    if (error instanceof AgentConfigError) throw new CliInputError(`--agent: ${error.message}`);
+    if (error instanceof ZodError) throw new CliInputError(`run: ${error.issues[0]?.path.join(".")}: ${error.issues[0]?.message}`);
+    throw error;
+  }
 }
 
 /** The final stdout line. Means are over the items that have a result. */

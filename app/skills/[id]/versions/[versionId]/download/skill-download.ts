@@ -1,22 +1,10 @@
 import { getSkillVersion, NotFoundError, type Db } from "@/lib/db";
+import { attachmentDisposition, downloadFileName } from "@/lib/export/file-names";
 import { parsePositiveInt } from "../../../../../_components/route-params";
 
 /** Where a version's .md download is served. */
 export function skillDownloadPath(version: { skillId: number; id: number }): string {
   return `/skills/${version.skillId}/versions/${version.id}/download`;
-}
-
-/** "Search QA (v2)!" → "search-qa-v2": safe in a file name on every OS, never empty. */
-export function skillFileSlug(skillName: string): string {
-  const slug = skillName
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
-  return slug || "skill";
 }
 
 function notFound(message: string): Response {
@@ -34,11 +22,10 @@ export async function skillDownloadResponse(db: Db, params: { id: string; versio
   try {
     const version = await getSkillVersion(db, versionId);
     if (version.skillId !== skillId) return notFound("no such skill version");
-    const fileName = `skillboard-skill-${version.id}-${skillFileSlug(version.skillName)}.md`;
     return new Response(version.content, {
       headers: {
         "Content-Type": "text/markdown; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Content-Disposition": attachmentDisposition(downloadFileName("skill", version.id, version.skillName, "md")),
         "Cache-Control": "no-store",
         // The text is the user's: never let a browser guess it is HTML.
         "X-Content-Type-Options": "nosniff",

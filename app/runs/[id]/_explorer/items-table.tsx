@@ -1,0 +1,78 @@
+import type { RunItemRow } from "@/lib/db/run-items";
+import { withSort, type ItemQuery, type ItemSortKey } from "@/lib/rollout/item-query";
+import { formatLatency, formatScore } from "../../_lib/format";
+import { explorerHref, itemHref, itemRowId } from "../../_lib/item-links";
+import { NavLink } from "./explorer-nav";
+import styles from "./explorer.module.css";
+
+const COLUMNS: { key: ItemSortKey; label: string; numeric?: boolean; className?: string }[] = [
+  { key: "item", label: "Item", className: styles.colItem },
+  { key: "question", label: "Question", className: styles.colQuestion },
+  { key: "gold", label: "Gold", className: styles.colText },
+  { key: "predicted", label: "Predicted", className: styles.colText },
+  { key: "em", label: "EM", numeric: true, className: styles.colFlag },
+  { key: "f1", label: "F1", numeric: true, className: styles.colScore },
+  { key: "subEm", label: "Sub-EM", numeric: true, className: styles.colSubEm },
+  { key: "status", label: "Status", className: styles.colStatus },
+  { key: "latency", label: "Latency", numeric: true, className: styles.colLatency },
+  { key: "turns", label: "Turns", numeric: true, className: styles.colTurns },
+];
+
+/** The page of items; sorting is a link per column header, so the sort lives in the URL. Everything is text. */
+export function ItemsTable({ runId, rows, query }: { runId: number; rows: RunItemRow[]; query: ItemQuery }) {
+  return (
+    <table className={styles.table}>
+      <thead>
+        <tr>
+          {COLUMNS.map((column) => {
+            const active = query.sort === column.key;
+            return (
+              <th
+                key={column.key}
+                className={`${column.className ?? ""} ${column.numeric ? "num" : ""}`}
+                aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : "none"}
+              >
+                <NavLink className={styles.sortLink} href={explorerHref(runId, withSort(query, column.key))}>
+                  {column.label}
+                  <span className={styles.arrow} aria-hidden="true">{active ? (query.dir === "asc" ? "▲" : "▼") : ""}</span>
+                </NavLink>
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.itemId} id={itemRowId(row.itemId)}>
+            <td className={styles.itemId}>
+              {/* One link per row for keyboards and screen readers (the question); the id is a second mouse target. */}
+              <NavLink href={itemHref(runId, row.itemId, query)} tabIndex={-1} aria-hidden>{row.itemId}</NavLink>
+            </td>
+            <td className={styles.question}>
+              <NavLink href={itemHref(runId, row.itemId, query)} className={styles.clamp}>{row.question || "(empty question)"}</NavLink>
+            </td>
+            <td className={styles.text}>
+              <span className={styles.clamp} title={row.goldAnswers.join(" | ")}>{row.goldAnswers.join(" | ")}</span>
+            </td>
+            <td className={styles.text}>
+              {row.predictedAnswer ? (
+                <span className={styles.clamp} title={row.predictedAnswer}>{row.predictedAnswer}</span>
+              ) : row.status === "error" || row.status === "timeout" ? (
+                // No answer to show: why there is none.
+                <span className={`${styles.clamp} ${styles.reason}`} title={row.failReason}>{row.failReason}</span>
+              ) : (
+                <span className="muted">–</span>
+              )}
+            </td>
+            <td className="num">{row.em >= 1 ? "1" : "0"}</td>
+            <td className="num">{formatScore(row.f1)}</td>
+            <td className="num">{row.subEm >= 1 ? "1" : "0"}</td>
+            <td><span className={`badge ${row.status}`}>{row.status}</span></td>
+            <td className="num">{formatLatency(row.latencyMs)}</td>
+            <td className="num">{row.nTurns}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { hashKey, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useState, useTransition } from "react";
+import type { RunStatus } from "@/lib/rollout/types";
+import type { RunLivePayload } from "../../_lib/live-payload";
+import { runKeys } from "../../_lib/query-keys";
+import styles from "./explorer.module.css";
+
+/**
+ * Keeps the server-rendered table honest next to the live view it sits under, by reading the live data the page
+ * already polls (no request of its own). When the run's status changes (it finished; a retry or resume restarted it)
+ * the table is reloaded at once; while it runs, new results are offered rather than shuffled in under the reader.
+ */
+export function LiveSync({ runId, shownStatus, shownDone }: { runId: number; shownStatus: RunStatus; shownDone: number }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState<{ status: RunStatus; done: number } | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  useEffect(() => {
+    const key = hashKey(runKeys.live(runId));
+    const read = () => {
+      const data = queryClient.getQueryData<RunLivePayload>(runKeys.live(runId));
+      if (data) setLive({ status: data.run.status, done: data.stats.done });
+    };
+    read();
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.query.queryHash === key) read();
+    });
+  }, [queryClient, runId]);
+
+  const statusChanged = live !== null && live.status !== shownStatus;
+  useEffect(() => {
+    if (statusChanged) startTransition(() => router.refresh());
+  }, [statusChanged, router]);
+
+  const newResults = live === null || statusChanged ? 0 : live.done - shownDone;
+  if (newResults <= 0) return null;
+  return (
+    <button type="button" className={styles.refresh} onClick={() => startTransition(() => router.refresh())} disabled={pending}>
+      {pending ? "Loading…" : `${newResults.toLocaleString("en-US")} new result${newResults === 1 ? "" : "s"} · show`}
+    </button>
+  );
+}

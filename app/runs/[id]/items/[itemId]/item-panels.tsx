@@ -1,0 +1,141 @@
+import Link from "next/link";
+import type { ItemInOtherRun } from "@/lib/db/run-item";
+import { highlightAnswer, type TextSegment } from "@/lib/eval/answer-highlight";
+import type { ItemQuery } from "@/lib/rollout/item-query";
+import type { StoredItemResult } from "@/lib/rollout/types";
+import { formatCount, formatDateTime, formatLatency, formatScore, modelLabel } from "../../../_lib/format";
+import { itemHref } from "../../../_lib/item-links";
+import styles from "./item.module.css";
+
+function Marked({ segments }: { segments: TextSegment[] }) {
+  return (
+    <>
+      {segments.map((segment, index) =>
+        segment.match ? <mark key={index} className={styles.match}>{segment.text}</mark> : <span key={index}>{segment.text}</span>,
+      )}
+    </>
+  );
+}
+
+/** Question, gold answers, the prediction with the tokens it shares with the closest gold marked, scores, fail reason. */
+export function AnswerSummary({ result }: { result: StoredItemResult }) {
+  const highlight = highlightAnswer(result.predictedAnswer, result.goldAnswers);
+  return (
+    <section className={`card ${styles.section}`} aria-label="Answer">
+      <dl className={styles.answerGrid}>
+        <div className={styles.wide}>
+          <dt>Question</dt>
+          <dd className={styles.question}>{result.question}</dd>
+        </div>
+        <div>
+          <dt>Gold answers</dt>
+          <dd>
+            <ul className={styles.golds}>
+              {result.goldAnswers.map((gold, index) => (
+                <li key={index}>
+                  {index === highlight.closestGold && highlight.f1 > 0 ? (
+                    <>
+                      <Marked segments={highlight.gold} /> <span className={styles.closest}>closest (F1 {formatScore(highlight.f1)})</span>
+                    </>
+                  ) : (
+                    gold
+                  )}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+        <div>
+          <dt>Predicted answer</dt>
+          <dd className={styles.predicted} data-testid="predicted-answer">
+            {result.predictedAnswer ? <Marked segments={highlight.predicted} /> : <span className="muted">(none)</span>}
+          </dd>
+        </div>
+        <div className={styles.scores}>
+          <dt>Scores</dt>
+          <dd>
+            <span className={result.em >= 1 ? styles.good : styles.bad}>EM {result.em >= 1 ? "1" : "0"}</span>
+            <span>F1 {formatScore(result.f1)}</span>
+            <span className={result.subEm >= 1 ? styles.good : undefined}>sub-EM {result.subEm >= 1 ? "1" : "0"}</span>
+          </dd>
+        </div>
+        {result.failReason ? (
+          <div className={styles.wide}>
+            <dt>Fail reason</dt>
+            <dd className={styles.failReason}>{result.failReason}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** Latency, tokens, attempts and retries, start and finish. */
+export function ItemFacts({ result }: { result: StoredItemResult }) {
+  const facts: [string, string][] = [
+    ["Latency", formatLatency(result.latencyMs)],
+    ["Turns", String(result.nTurns)],
+    ["Prompt tokens", formatCount(result.promptTokens)],
+    ["Completion tokens", formatCount(result.completionTokens)],
+    ["Attempts", formatCount(result.attempts)],
+    ["Retries", formatCount(result.retries)],
+    ["Rate-limited (429)", formatCount(result.rateLimited)],
+    ["Started", formatDateTime(result.startedAt)],
+    ["Finished", formatDateTime(result.finishedAt)],
+    ["Completed as", `#${formatCount(result.seq)} of the run`],
+  ];
+  return (
+    <section className={`card ${styles.section}`} aria-label="Item details">
+      <dl className={styles.facts}>
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The same dataset item in other runs, each link opening it there with the same view. */
+export function OtherRuns({ itemId, others, query }: { itemId: string; others: ItemInOtherRun[]; query: Omit<ItemQuery, "page"> }) {
+  return (
+    <section className={`card ${styles.section}`} aria-labelledby="other-runs-heading">
+      <h2 id="other-runs-heading">This item in other runs on the dataset</h2>
+      {others.length === 0 ? (
+        <p className="muted">No other run on this dataset has a result for it yet.</p>
+      ) : (
+        <table className={styles.others}>
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Skill version</th>
+              <th>Model</th>
+              <th>Result</th>
+              <th className="num">EM</th>
+              <th className="num">F1</th>
+            </tr>
+          </thead>
+          <tbody>
+            {others.map((other) => (
+              <tr key={other.runId}>
+                <td>
+                  <Link href={itemHref(other.runId, itemId, { filter: "all", sort: query.sort, dir: query.dir })}>
+                    #{other.runId}{other.runName ? ` ${other.runName}` : ""}
+                  </Link>{" "}
+                  <span className={`badge ${other.runStatus}`}>{other.runStatus}</span>
+                </td>
+                <td>{other.skillName} v{other.skillVersion}</td>
+                <td>{modelLabel(other)}</td>
+                <td><span className={`badge ${other.status}`}>{other.status}</span></td>
+                <td className="num">{other.em >= 1 ? "1" : "0"}</td>
+                <td className="num">{formatScore(other.f1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/lib/db/client";
+import { NotFoundError } from "@/lib/db/errors";
+import { getItemConversation, getStoredResult } from "@/lib/db/results";
+import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db/run-item";
+import { getRunView } from "@/lib/db/run-views";
+import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/rollout/item-query";
+import { formatCount, modelLabel } from "../../../_lib/format";
+import { backToTableHref, itemHref } from "../../../_lib/item-links";
+import { RunIdSchema } from "../../../_lib/run-id";
+import { AnswerSummary, ItemFacts, OtherRuns } from "./item-panels";
+import { ExecItemDetails } from "../../../_components/exec-item-details";
+import { ConversationView } from "./conversation-view";
+import { ItemNav } from "./item-nav";
+import styles from "./item.module.css";
+
+// Reads the database on every request.
+export const dynamic = "force-dynamic";
+
+interface ItemPageProps {
+  params: Promise<{ id: string; itemId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+export async function generateMetadata({ params }: ItemPageProps): Promise<Metadata> {
+  const { id, itemId } = await params;
+  // Metadata may be handed the segment already decoded (a "%" in it then fails to decode): a title can live with that.
+  let title = itemId;
+  try {
+    title = decodeURIComponent(itemId);
+  } catch {}
+  return { title: `Item ${title} · run #${id}` };
+}
+
+function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : text;
+}
+
+/** Item ids come from datasets (any text); links encode them, and Next hands the segment over still encoded. */
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    notFound();
+  }
+}
+
+async function loadRun(rawId: string) {
+  const id = RunIdSchema.safeParse(rawId);
+  if (!id.success) notFound();
+  try {
+    return await getRunView(getDb(), id.data);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+export default async function ItemPage({ params, searchParams }: ItemPageProps) {
+  const { id, itemId: rawItemId } = await params;
+  const itemId = decodeSegment(rawItemId);
+  const run = await loadRun(id);
+  const db = getDb();
+  const result = await getStoredResult(db, run.id, itemId);
+  if (!result) notFound();
+  const active = run.status === "queued" || run.status === "running";
+  // The item view carries the explorer's view without its page: prev / next walk the whole view.
+  const query: Omit<ItemQuery, "page"> = withoutPage(parseItemQuery(await searchParams, { filter: defaultItemFilter(active) }));
+  const [neighbours, conversation, others] = await Promise.all([
+    getItemNeighbours(db, run.id, itemId, query),
+    getItemConversation(db, run.id, itemId),
+    listItemInOtherRuns(db, { runId: run.id, datasetId: run.datasetId, itemId }),
+  ]);
+  const view = query.reason !== undefined ? `failure group “${clip(query.reason, 80)}”` : ITEM_FILTER_LABELS[query.filter].toLowerCase();
+  const place =
+    neighbours.position !== null
+      ? `${formatCount(neighbours.position)} of ${formatCount(neighbours.total)} · ${view}${query.q ? ` matching “${query.q}”` : ""}`
+      : `not in the current view (${view})`;
+
+  return (
+    <>
+      <p className={styles.breadcrumb}>
+        <Link href="/runs">Runs</Link> / <Link href={`/runs/${run.id}`}>#{run.id}</Link> /{" "}
+        <Link href={backToTableHref(run.id, query, itemId, neighbours.position)}>Items</Link> / {itemId}
+      </p>
+      <div className={styles.header}>
+        <h1 className={styles.title}>
+          Item <code>{itemId}</code> <span className={`badge ${result.status}`}>{result.status}</span>
+        </h1>
+        <p className={styles.subtitle}>
+          Run #{run.id}
+          {run.name ? ` (${run.name})` : ""} · {run.skillName} v{run.skillVersion} on {run.datasetName} · {modelLabel(run)}
+        </p>
+      </div>
+      <ItemNav
+        prevHref={neighbours.prev === null ? null : itemHref(run.id, neighbours.prev, query)}
+        nextHref={neighbours.next === null ? null : itemHref(run.id, neighbours.next, query)}
+        backHref={backToTableHref(run.id, query, itemId, neighbours.position)}
+        place={place}
+      />
+      <AnswerSummary result={result} />
+      <ItemFacts result={result} />
+      <ConversationView
+        systemPrompt={run.systemPrompt}
+        userPrompt={conversation?.userPrompt ?? null}
+        conversation={conversation?.conversation ?? []}
+        question={result.question}
+        golds={result.goldAnswers}
+        showRefinements={run.backend !== "agent"}
+      />
+      {/* Agent runs: SKILL.md, task.md, the agent's output and the files it left (nothing for chat runs). */}
+      <ExecItemDetails runId={run.id} itemId={itemId} />
+      <OtherRuns itemId={itemId} others={others} query={query} />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { itemWorkspaceDirectory, readWorkspaceFile, isSafeRelativePath } from "@/lib/agent";
+import { getItemExec, type Db } from "@/lib/db";
+import { RunIdSchema } from "./run-id";
+
+/** Largest workspace file served whole; bigger ones are cut (the response says so in a header). */
+export const WORKSPACE_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Where a file an agent left in an item's workspace is served. */
+export function workspaceFilePath(runId: number, itemId: string, path: string): string {
+  return `/api/runs/${runId}/workspace-file?${new URLSearchParams({ item: itemId, path })}`;
+}
+
+function notFound(): Response {
+  return Response.json({ error: "no such workspace file" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+}
+
+/**
+ * A file of an agent run's item workspace, for viewing in the browser, never as something it would run: text as
+ * text/plain, anything else as a download, with nosniff and a sandboxing CSP. The folder is derived from the run
+ * and item ids (never taken from the request or the database), and the relative path must stay inside it once
+ * links are resolved (lib/agent/workspace.ts), so no other file of the machine can be read through this.
+ */
+export async function workspaceFileResponse(db: Db, input: { runId: string; itemId: string | null; path: string | null }, dataDir: string): Promise<Response> {
+  const runId = RunIdSchema.safeParse(input.runId);
+  const { itemId, path } = input;
+  if (!runId.success || !itemId || itemId.length > 1000 || !path || !isSafeRelativePath(path)) return notFound();
+  // Only items that ran through an agent have a workspace.
+  if (!(await getItemExec(db, runId.data, itemId))) return notFound();
+  const file = await readWorkspaceFile(itemWorkspaceDirectory(dataDir, runId.data, itemId), path, WORKSPACE_FILE_MAX_BYTES);
+  if (!file) return notFound();
+  const name = path.split("/").pop()!.replace(/[^A-Za-z0-9._-]+/g, "_") || "file";
+  return new Response(new Uint8Array(file.content), {
+    headers: {
+      "Content-Type": file.isText ? "text/plain; charset=utf-8" : "application/octet-stream",
+      "Content-Disposition": `${file.isText ? "inline" : "attachment"}; filename="${name}"`,
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cache-Control": "no-store",
+      ...(file.truncated ? { "X-Skillboard-Truncated": `first ${file.content.length} of ${file.size} bytes` } : {}),
+    },
+  });
+}

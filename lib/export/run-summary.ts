@@ -1,0 +1,43 @@
+import { getDataset, getRunView, getSkillVersion, type Db } from "../db";
+
+/**
+ * Everything about a run but its items, as one JSON document: the configuration snapshot (which never
+ * holds a secret), metrics, counts, timings, and the identity of the skill version and dataset with
+ * their content hashes, so a result can be traced to exactly what produced it.
+ */
+export async function buildRunSummary(db: Db, runId: number) {
+  const run = await getRunView(db, runId);
+  const [dataset, skill] = await Promise.all([getDataset(db, run.datasetId), getSkillVersion(db, run.skillVersionId)]);
+  const n = run.nDone;
+  const mean = (sum: number) => (n ? sum / n : null);
+  return {
+    run: {
+      id: run.id,
+      name: run.name,
+      status: run.status,
+      error: run.error,
+      backend: run.backend,
+      model: run.model,
+      created_at: run.createdAt.toISOString(),
+      started_at: run.startedAt?.toISOString() ?? null,
+      finished_at: run.finishedAt?.toISOString() ?? null,
+    },
+    config: run.config,
+    skill: { version_id: skill.id, name: skill.skillName, version: skill.version, sha256: skill.hash, size_bytes: skill.sizeBytes },
+    dataset: { id: dataset.id, name: dataset.name, file_name: dataset.fileName, sha256: dataset.hash, item_count: dataset.itemCount },
+    metrics: { n, em: mean(run.emSum), f1: mean(run.f1Sum), sub_em: mean(run.subEmSum) },
+    counts: {
+      items_total: run.itemsTotal,
+      done: n,
+      correct: Math.round(run.emSum),
+      wrong: run.nAgentOk - Math.round(run.emSum),
+      errors: run.nErrors,
+      timeouts: run.nTimeouts,
+    },
+    tokens: { prompt: run.promptTokens, completion: run.completionTokens },
+    calls: { retries: run.retries, rate_limited: run.rateLimited },
+    timings: { active_s: run.activeMs / 1000, mean_latency_ms: mean(run.latencyMsSum) },
+  };
+}
+
+export type RunSummaryDocument = Awaited<ReturnType<typeof buildRunSummary>>;

@@ -1,0 +1,115 @@
+// The agent backend in a real browser against the production build: choose the fake agent in the New run form,
+// watch the run complete, read an item's workspace file, and remove the kept workspaces from the run page.
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { itemWorkspaceDirectory } from "@/lib/agent";
+import { addSkillVersion, getItemExec, getRun, importDataset, openDatabase, type Db } from "@/lib/db";
+import { AGENTS_CONFIG } from "../support/agents";
+import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { makeItems } from "../support/rollout-fixtures";
+
+const ITEMS = 8;
+const isWrong = (index: number) => index % 4 === 0;
+
+describe("agent backend (browser)", () => {
+  let server: AppServer | undefined;
+  let browser: BrowserSession | undefined;
+  let db: Db | undefined;
+
+  beforeAll(async () => {
+    server = await startAppServer({ env: { SKILLBOARD_CONFIG: AGENTS_CONFIG } });
+    db = openDatabase(server.databaseUrl);
+    await importDataset(db, { name: "agent-dataset", fileName: "a.jsonl", format: "jsonl", hash: "agent-browser-test", items: makeItems(ITEMS, isWrong) });
+    await addSkillVersion(db, { name: "agent-skill", content: "# Rules\n\nAnswer with the first passage title.", note: "browser test" });
+    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await server?.stop();
+  }, 30_000);
+
+  it("starts a run with a configured agent from the New run form and sees it complete", async () => {
+    const { page, errors } = browser!;
+    await page.goto(`${server!.baseURL}/runs/new`);
+    await page.getByLabel("Dataset", { exact: true }).selectOption({ label: `agent-dataset (${ITEMS} items)` });
+    await page.getByLabel("Skill version", { exact: true }).selectOption({ label: "agent-skill v1 — browser test" });
+    await page.getByLabel(/Agent \(command line\)/).check();
+    // Only names are offered: the commands stay in the server's config file.
+    const agentSelect = page.getByLabel("Agent", { exact: true });
+    await expect(agentSelect.locator("option").allInnerTexts()).resolves.toContain("codex-like");
+    await agentSelect.selectOption("fake");
+    await expect(page.getByText("Blank: fake-model-1").isVisible()).resolves.toBe(true);
+    expect(await page.content()).not.toContain(".mjs");
+    await page.getByLabel("Concurrency", { exact: true }).fill("3");
+    await screenshot(page, "agent-run-new");
+    await page.getByRole("button", { name: "Start run", exact: true }).click();
+
+    await page.waitForURL(/\/runs\/\d+$/, { timeout: 15_000 });
+    const runId = Number(new URL(page.url()).pathname.split("/").pop());
+    await page.getByTestId("run-status").filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
+    const run = await getRun(db!, runId);
+    expect(run).toMatchObject({ status: "completed", backend: "agent", nDone: ITEMS, emSum: ITEMS - 2, nErrors: 0 });
+    expect(run.config.model).toEqual({ backend: "agent", agent: "fake" });
+
+    // The page reloads server parts after an action; reload to get the workspaces panel of the finished run.
+    await page.reload();
+    const panel = page.getByRole("region", { name: "Agent workspaces" });
+    await expect(panel.innerText()).resolves.toMatch(/Agent fake\. 2 items keep their workspace in .*runs\/\d+\/workspaces \(those of correct items are deleted\)\./);
+    await expect(page.locator("main").innerText()).resolves.toContain("fake/fake-model-1 (agent)");
+    await screenshot(page, "agent-run-done");
+
+    // A wrong item's workspace is kept: its files can be read through the dashboard, and nothing outside it.
+    const exec = await getItemExec(db!, runId, "q0000");
+    const dataDir = dirname(server!.databaseUrl.slice("file:".length));
+    expect(exec).toMatchObject({ workspaceKept: true, exitCode: 0, workspacePath: itemWorkspaceDirectory(dataDir, runId, "q0000") });
+    const task = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`);
+    expect(task.status()).toBe(200);
+    expect(task.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(await task.text()).toMatch(/^## Context\n\[DOC\] \[TLE\] Answer 0 /);
+    const skill = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=.agents/skills/skillopt-target/SKILL.md`);
+    expect(await skill.text()).toBe(run.systemPrompt);
+    const escape = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=../../../../app.db`);
+    expect(escape.status()).toBe(404);
+
+    await openItemView(page, server!.baseURL, runId, run.systemPrompt);
+
+    await panel.getByRole("button", { name: "Remove kept workspaces" }).click();
+    await panel.getByText("Removed the workspaces of 2 items.").waitFor({ timeout: 10_000 });
+    await panel.getByText(/0 items keep their workspace/).waitFor({ timeout: 10_000 });
+    await expect(panel.getByRole("button", { name: "Remove kept workspaces" }).isDisabled()).resolves.toBe(true);
+    expect(existsSync(exec!.workspacePath)).toBe(false);
+    expect((await getItemExec(db!, runId, "q0000"))!.workspaceKept).toBe(false);
+    expect((await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`)).status()).toBe(404);
+
+    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+  }, 120_000);
+});
+
+/** The item view of a kept (wrong) item shows its exec details: SKILL.md, task.md, stdout / stderr and the files. */
+async function openItemView(page: Page, baseURL: string, runId: number, skillMd: string): Promise<void> {
+  await page.goto(`${baseURL}/runs/${runId}/items/q0000`);
+  const details = page.getByRole("region", { name: "Agent execution" });
+  await details.waitFor({ timeout: 10_000 });
+  const text = await details.innerText();
+  expect(text).toContain("exit code 0");
+  expect(text).toContain("<answer>Answer 0</answer>");
+  await details.locator("summary", { hasText: "SKILL.md" }).first().click();
+  await expect(details.locator("pre").filter({ hasText: "# ReflACT Target Skill" }).first().textContent()).resolves.toBe(skillMd);
+  const files = details.getByRole("table", { name: "Workspace files" });
+  await expect(files.innerText()).resolves.toMatch(/\.agents\/skills\/skillopt-target\/SKILL\.md\s+\d/);
+  const taskFile = files.locator("details", { has: page.locator("summary", { hasText: /^task\.md$/ }) });
+  await taskFile.locator("summary").click();
+  await expect(taskFile.locator("pre").innerText()).resolves.toMatch(/^## Context\n\[DOC\] \[TLE\] Answer 0/);
+  await screenshot(page, "agent-item-view");
+  // A correct item's workspace is gone; the page says so and still shows what the agent printed.
+  await page.goto(`${baseURL}/runs/${runId}/items/q0001`);
+  const correct = await page.getByRole("region", { name: "Agent execution" }).innerText();
+  expect(correct).toContain("The workspace was deleted");
+  expect(correct).toContain("<answer>Answer 1</answer>");
+  await page.goto(`${baseURL}/runs/${runId}`);
+}
