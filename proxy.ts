@@ -46,7 +46,7 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Static build output and the favicon carry no data. The dataset upload route applies the same rules
-  // itself (lib/auth/guard-request.ts): through the proxy, Next would buffer its body (up to 200 MB) in memory.
-  matcher: ["/((?!_next/static/|_next/image|favicon\\.ico$|api/datasets$).*)"],
+  // Static build output and the favicon carry no data. The dataset upload and results import routes apply the same
+  // rules themselves (lib/auth/guard-request.ts): through the proxy, Next would buffer their bodies (up to 200 MB) in memory.
+  matcher: ["/((?!_next/static/|_next/image|favicon\\.ico$|api/datasets$|api/runs/import$).*)"],
 };

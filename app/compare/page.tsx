@@ -1,63 +1,79 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { compareHref, parseCompareQuery } from "@/lib/compare/query";
 import { getDb } from "@/lib/db/client";
-import { listRunViews } from "@/lib/db/run-views";
-import { formatDateTime, formatScore, modelLabel } from "../runs/_lib/format";
-import { latestCompletedBySkillVersion } from "../runs/_lib/latest-completed";
+import { latestCompletedRunPerVersion, resolveReferenceRun } from "@/lib/db/compare";
+import { NotFoundError } from "@/lib/db/errors";
+import { parsePositiveInt, type SearchParams } from "../_components/route-params";
+import { ComparisonView } from "./comparison-view";
+import { CompareOverview } from "./overview";
+import { loadComparison } from "./_lib/load-comparison";
+import { RunPicker } from "./run-picker";
 
 export const metadata: Metadata = { title: "Compare" };
 // Reads the database on every request.
 export const dynamic = "force-dynamic";
 
-/** Skill versions side by side: the latest completed run of each on each dataset. */
-export default async function ComparePage() {
-  const groups = latestCompletedBySkillVersion(await listRunViews(getDb()));
+/**
+ * /compare: with nothing selected, the latest completed run of each skill version per dataset. With `runs=` (first =
+ * reference), the runs side by side. `from=<run>` and `skill=&dataset=` resolve a selection and redirect to its URL.
+ */
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const db = getDb();
+  const from = parsePositiveInt(params.from);
+  if (from !== undefined) {
+    let reference: number | null;
+    try {
+      reference = await resolveReferenceRun(db, from);
+    } catch (error) {
+      if (error instanceof NotFoundError) return <Problem message={`There is no run #${from}.`} />;
+      throw error;
+    }
+    redirect(compareHref({ runIds: reference === null ? [from] : [reference, from] }));
+  }
+  const skillId = parsePositiveInt(params.skill);
+  const datasetId = parsePositiveInt(params.dataset);
+  if (skillId !== undefined && datasetId !== undefined) {
+    const runs = await latestCompletedRunPerVersion(db, skillId, datasetId);
+    if (runs.length === 0) return <Problem message="No version of this skill has a completed run on that dataset." />;
+    redirect(compareHref({ runIds: runs.map((run) => run.runId) }));
+  }
+
+  const query = parseCompareQuery(params);
+  if (query.runIds.length === 0) {
+    return (
+      <>
+        <h1>Compare</h1>
+        <CompareOverview />
+      </>
+    );
+  }
+  const load = await loadComparison(db, query.runIds, query.vs);
+  if (!load.ok) return <Problem message={load.message} />;
+  if (load.runs.length === 1) {
+    const only = load.runs[0]!.run;
+    return (
+      <>
+        <h1>Compare</h1>
+        <p className="card">
+          Run <Link href={`/runs/${only.id}`}>#{only.id}</Link> ({only.skillName} v{only.skillVersion}) has nothing to compare with yet:
+          no other completed run on {only.datasetName}. Pick one below, or start a run with another skill version.
+        </p>
+        <RunPicker db={db} query={query} datasetId={only.datasetId} />
+      </>
+    );
+  }
+  return <ComparisonView load={load} query={query} />;
+}
+
+function Problem({ message }: { message: string }) {
   return (
     <>
       <h1>Compare</h1>
-      <p className="muted">
-        The latest completed run of each skill version on each dataset, best EM first. Runs with a different model or a
-        different number of items are not strictly comparable: check those columns before reading the scores.
-      </p>
-      {groups.length === 0 ? (
-        <p className="card muted">
-          No completed runs yet. <Link href="/runs/new">Start a run</Link> and it will appear here once it completes.
-        </p>
-      ) : (
-        groups.map((group) => (
-          <section key={group.datasetId} aria-labelledby={`compare-dataset-${group.datasetId}`}>
-            <h2 id={`compare-dataset-${group.datasetId}`}>
-              <Link href={`/datasets/${group.datasetId}`}>{group.datasetName}</Link>
-            </h2>
-            <table>
-              <thead>
-                <tr>
-                  <th>Dataset</th><th>Skill version</th><th>Model</th><th className="num">Items</th>
-                  <th className="num">EM</th><th className="num">F1</th><th className="num">sub-EM</th><th>Run</th><th>Finished</th>
-                </tr>
-              </thead>
-              <tbody>
-                {group.rows.map(({ run, em, f1, subEm, completedRuns }) => (
-                  <tr key={run.id}>
-                    <td>{run.datasetName}</td>
-                    <td><Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>{run.skillName} v{run.skillVersion}</Link></td>
-                    <td>{modelLabel(run)}</td>
-                    <td className="num">{run.nDone}</td>
-                    <td className="num">{formatScore(em)}</td>
-                    <td className="num">{formatScore(f1)}</td>
-                    <td className="num">{formatScore(subEm)}</td>
-                    <td>
-                      <Link href={`/runs/${run.id}`}>#{run.id}</Link>
-                      {completedRuns > 1 ? <span className="hint"> (latest of {completedRuns})</span> : null}
-                    </td>
-                    <td>{formatDateTime(run.finishedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        ))
-      )}
+      <p className="error-box" role="alert">{message}</p>
+      <p><Link href="/compare">Back to the overview</Link> · <Link href="/runs">Runs</Link></p>
     </>
   );
 }

@@ -5,7 +5,9 @@ import { listDatasets } from "@/lib/db/datasets";
 import { listRunViews } from "@/lib/db/run-views";
 import { listSkillViews } from "@/lib/db/skills";
 import { FilterSelect } from "./filter-select";
+import { ImportResultsForm } from "./import-results-form";
 import { parseRunListQuery, runListHref, sortRunRows, toRunListRow, type RunListQuery } from "./_lib/run-list-query";
+import { CompareSelected } from "./compare-selected";
 import { RunsTable } from "./runs-table";
 import styles from "./runs.module.css";
 
@@ -31,6 +33,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <h1>Runs</h1>
         <Link className="button primary" href="/runs/new">New run</Link>
       </div>
+      <ImportResultsForm datasets={datasets.map((dataset) => ({ id: dataset.id, name: dataset.name }))} />
       <form className={styles.filters} method="get" action="/runs" aria-label="Filter runs">
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="dir" value={query.dir} />
@@ -56,7 +59,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           {filtered ? "No runs match these filters." : <>No runs yet. <Link href="/runs/new">Start one</Link>.</>}
         </p>
       ) : (
-        <RunsTable rows={rows} query={query} />
+        <>
+          <CompareSelected />
+          <RunsTable rows={rows} query={query} />
+        </>
       )}
     </>
   );

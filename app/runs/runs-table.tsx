@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "./_lib/format";
 import { sortHref, type RunListQuery, type RunListRow, type RunSortKey } from "./_lib/run-list-query";
+import { COMPARE_FORM_ID } from "./compare-selected";
 import styles from "./runs.module.css";
 
 const COLUMNS: { key: RunSortKey; label: string; numeric?: boolean }[] = [
@@ -22,6 +23,7 @@ export function RunsTable({ rows, query }: { rows: RunListRow[]; query: RunListQ
     <table>
       <thead>
         <tr>
+          <th><span className="visually-hidden">Select to compare</span></th>
           {COLUMNS.map((column) => {
             const active = query.sort === column.key;
             return (
@@ -39,9 +41,18 @@ export function RunsTable({ rows, query }: { rows: RunListRow[]; query: RunListQ
         {rows.map(({ run, em, f1, fraction, durationSeconds }) => (
           <tr key={run.id}>
             <td>
+              <input
+                type="checkbox" form={COMPARE_FORM_ID} name="runs" value={run.id} aria-label={`Select run #${run.id} to compare`}
+                data-dataset-id={run.datasetId} data-dataset-name={run.datasetName}
+              />
+            </td>
+            <td>
               <Link className={styles.runName} href={`/runs/${run.id}`}>{run.name ? `${run.name} (#${run.id})` : `#${run.id}`}</Link>
             </td>
-            <td><span className={`badge ${run.status}`}>{run.status}</span></td>
+            <td>
+              <span className={`badge ${run.status}`}>{run.status}</span>
+              {run.source === "imported" ? <> <span className="badge imported" title="read from a results file, not executed here">imported</span></> : null}
+            </td>
             <td><Link href={`/datasets/${run.datasetId}`}>{run.datasetName}</Link></td>
             <td><Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>{run.skillName} v{run.skillVersion}</Link></td>
             <td>{modelLabel(run)}</td>

@@ -2,6 +2,7 @@ import { DatasetValidationError } from "../datasets";
 import { getDb, NotFoundError, RunBusyError } from "../db";
 import { datasetCommand, skillCommand } from "./commands/catalog";
 import { exportCommand } from "./commands/export";
+import { importCommand } from "./commands/import";
 import { promptCommand } from "./commands/prompt";
 import { runCommand } from "./commands/run";
 import { scoreCommand } from "./commands/score";
@@ -20,7 +21,9 @@ const USAGE = `usage: npm run -s cli -- <command>
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
       [--diagnostic-instruction TEXT] [--name NAME] [--resume RUN_ID]
-  export RUN_ID --format csv|jsonl|seed`;
+  export RUN_ID --format csv|jsonl|seed
+  import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
+                                          a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -33,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
     case "skill": return skillCommand(db, args);
     case "run": return runCommand(db, args);
     case "export": return exportCommand(db, args);
+    case "import": return importCommand(db, args);
     case undefined: case "help": case "--help": case "-h":
       logLine(USAGE);
       return command === undefined ? 2 : 0;

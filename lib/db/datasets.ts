@@ -63,6 +63,11 @@ export async function importDataset(
   );
 }
 
+/** Removes a dataset and its items (an import that could not be finished); refused while runs use it. */
+export async function deleteDataset(db: Db, id: number): Promise<void> {
+  await db.dataset.delete({ where: { id } });
+}
+
 /** An earlier import of exactly the same items, if any. */
 export async function findDatasetByHash(db: Db, hash: string): Promise<DatasetRecord | null> {
   const row = await db.dataset.findFirst({ where: { hash }, orderBy: { id: "asc" } });
@@ -93,6 +98,18 @@ export async function listDatasetItemsPage(
 ): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" }, skip: page.offset, take: page.limit });
   return rows.map(toItem);
+}
+
+/** A dataset's items in file order, a page at a time (keyset on the ordinal), for downloads of any size. */
+export async function* iterateDatasetItemPages(db: Db, datasetId: number, pageSize = 1000): AsyncGenerator<StoredDatasetItem[]> {
+  let afterOrdinal = -1;
+  for (;;) {
+    const rows = await db.datasetItem.findMany({ where: { datasetId, ordinal: { gt: afterOrdinal } }, orderBy: { ordinal: "asc" }, take: pageSize });
+    if (rows.length > 0) yield rows.map(toItem);
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    afterOrdinal = last.ordinal;
+  }
 }
 
 function toItem(row: DatasetItemRow): StoredDatasetItem {

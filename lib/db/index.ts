@@ -12,3 +12,6 @@ export * from "./run-item-exec";
 export * from "./item-search";
 export * from "./run-item";
 export * from "./run-items";
+export * from "./view-results";
+export * from "./run-import";
+export * from "./compare";

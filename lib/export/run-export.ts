@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { getItemConversations, iterateRunResultPages, type Db } from "../db";
+import { getItemConversations, iterateRunResultPages, iterateViewResultPages, type Db, type ItemView } from "../db";
 import type { StoredItemResult } from "../rollout/types";
 import { pyJsonDumps } from "./python-json";
 import { toSeedRow } from "./seed-rows";
@@ -18,10 +18,35 @@ const CSV_COLUMNS = [
   "fail_reason", "latency_ms", "prompt_tokens", "completion_tokens", "turns",
 ] as const;
 
-/** A run's results as text chunks in the chosen format, streamed page by page in order of completion. */
-export async function* exportRunResults(db: Db, runId: number, format: ExportFormat): AsyncGenerator<string> {
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: "text/csv; charset=utf-8",
+  jsonl: "application/x-ndjson; charset=utf-8",
+  seed: "application/x-ndjson; charset=utf-8",
+};
+
+export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = { csv: "csv", jsonl: "jsonl", seed: "jsonl" };
+
+/**
+ * The keys of each JSONL row, in order (stable: scripts and the importer rely on them). The run's system prompt is
+ * the same for every item, so it is in the summary (`run.system_prompt`), not repeated in each row.
+ */
+export const JSONL_KEYS = [
+  "id", "seq", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "hard", "soft", "status", "phase",
+  "response", "fail_reason", "agent_ok", "n_turns", "latency_ms", "prompt_tokens", "completion_tokens", "attempts",
+  "retries", "rate_limited", "started_at", "finished_at", "user_prompt", "conversation",
+] as const;
+
+export interface ExportOptions {
+  /** Only the rows of this item-explorer view, in its order; without it, every result in order of completion. */
+  view?: ItemView;
+  pageSize?: number;
+}
+
+/** A run's results as text chunks in the chosen format, streamed page by page (order of completion, or the view's). */
+export async function* exportRunResults(db: Db, runId: number, format: ExportFormat, options: ExportOptions = {}): AsyncGenerator<string> {
   if (format === "csv") yield `${Papa.unparse([[...CSV_COLUMNS]])}\r\n`;
-  for await (const page of iterateRunResultPages(db, runId)) {
+  const pages = options.view ? iterateViewResultPages(db, runId, options.view, options.pageSize) : iterateRunResultPages(db, runId, options.pageSize);
+  for await (const page of pages) {
     if (format === "seed") yield page.map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
     else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: FORMULA_START })}\r\n`;
     else {

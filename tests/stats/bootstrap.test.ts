@@ -51,3 +51,21 @@ describe("pairedBootstrapInterval", () => {
     expect(Number.isNaN(pairedBootstrapInterval([], []).mean)).toBe(true);
   });
 });
+
+describe("several metrics in one pass", () => {
+  it("gives exactly the intervals of separate bootstraps with the same seed", async () => {
+    const { pairedBootstrapInterval, pairedBootstrapIntervals } = await import("@/lib/stats");
+    const a = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1];
+    const b = [1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1];
+    const f1a = [1, 0.2, 1, 1, 0.5, 0, 1, 0.1, 1, 1, 0.3, 1];
+    const f1b = [1, 1, 1, 0.4, 1, 0.2, 1, 1, 1, 1, 0.1, 1];
+    const options = { resamples: 2000, seed: 7 };
+    const [em, f1] = pairedBootstrapIntervals([{ reference: a, other: b }, { reference: f1a, other: f1b }], options);
+    expect(em).toEqual(pairedBootstrapInterval(a, b, options));
+    expect(f1).toEqual(pairedBootstrapInterval(f1a, f1b, options));
+    // Hand-computed: EM moves +1 at items 2, 5, 8 and −1 at item 4, so the mean difference is 2/12.
+    expect(em!.mean).toBeCloseTo(2 / 12, 12);
+    expect(() => pairedBootstrapIntervals([{ reference: [1], other: [1, 2] }])).toThrow(RangeError);
+    expect(pairedBootstrapIntervals([{ reference: [], other: [] }])[0]!.n).toBe(0);
+  });
+});

@@ -60,9 +60,12 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
             {formatDateTime(dataset.createdAt)} · sha256 <code title={dataset.hash}>{dataset.hash.slice(0, 10)}</code>
           </p>
         </div>
-        <Link className="button primary" href={`/runs/new?datasetId=${dataset.id}`}>
-          New run on this dataset
-        </Link>
+        <div>
+          <a className="button" href={`/api/datasets/${dataset.id}/items`} download>Download JSONL</a>{" "}
+          <Link className="button primary" href={`/runs/new?datasetId=${dataset.id}`}>
+            New run on this dataset
+          </Link>
+        </div>
       </div>
 
       <h2>Statistics</h2>

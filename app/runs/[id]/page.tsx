@@ -9,6 +9,7 @@ import { loadRunLive } from "../_lib/live-payload";
 import { defaultItemFilter, parseItemQuery } from "@/lib/rollout/item-query";
 import { ItemExplorer } from "./_explorer/item-explorer";
 import { ConfigSummary } from "./config-summary";
+import { RunDownloads } from "./downloads";
 import { LiveRunView } from "./live-run-view";
 import styles from "./run.module.css";
 
@@ -45,6 +46,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
       <h1>
         Run #{run.id}
         {run.name ? <span className={styles.runName}> {run.name}</span> : null}
+        {run.source === "imported" ? <> <span className="badge imported" title="read from a results file, not executed here">imported</span></> : null}
       </h1>
       <p className={styles.subtitle}>
         <Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>{run.skillName} v{run.skillVersion}</Link>
@@ -52,8 +54,11 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
         <Link href={`/datasets/${run.datasetId}`}>{run.datasetName}</Link>
         {" · "}
         {modelLabel(run)}
+        {" · "}
+        <Link href={`/compare?from=${run.id}`}>Compare with the previous version</Link>
       </p>
       <LiveRunView initial={initial} versions={versions} />
+      <RunDownloads runId={run.id} />
       {/* The item explorer: its view (filter, search, sort, page) lives in the query string. */}
       <ItemExplorer
         run={{ id: run.id, status: run.status, done: initial.stats.done }}

@@ -9,6 +9,8 @@ import type { RunStatus } from "@/lib/rollout/types";
 export interface RunSummary {
   id: number;
   name: string | null;
+  /** "executed" or "imported" (read from a results file). */
+  source: string;
   status: RunStatus;
   error: string | null;
   datasetId: number;
@@ -38,6 +40,7 @@ export function toRunSummary(run: RunSummaryView): RunSummary {
   return {
     id: run.id,
     name: run.name,
+    source: run.source,
     status: run.status,
     error: run.error,
     datasetId: run.datasetId,

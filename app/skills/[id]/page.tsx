@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { getDb, getSkillVersion, getSkillWithVersions, NotFoundError } from "@/lib/db";
 import { formatBytes, formatDateTime } from "../../_components/format";
 import { firstValue, parsePositiveInt, type SearchParams } from "../../_components/route-params";
+import { CompareVersions } from "./compare-versions";
 import { SkillVersionsTable } from "./skill-versions-table";
 import styles from "./skill-page.module.css";
 import { parseVersionTab, VersionTabs } from "./version-tabs";
@@ -68,6 +69,7 @@ export default async function SkillPage({ params, searchParams }: SkillPageProps
 
       <h2>Versions</h2>
       <SkillVersionsTable versions={skill.versions} selected={version.version} />
+      <CompareVersions db={getDb()} skillId={skill.id} />
 
       <section className={`card ${styles.viewer}`} aria-labelledby="version-heading">
         <div className={styles.viewerHeader}>

@@ -4,6 +4,7 @@ import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFil
 import type { RunStatus } from "@/lib/rollout/types";
 import { formatCount } from "../../_lib/format";
 import { explorerHref } from "../../_lib/item-links";
+import { ViewDownloads } from "../downloads";
 import { ExplorerFrame, NavButton, NavLink } from "./explorer-nav";
 import { LiveSync } from "./live-sync";
 import styles from "./explorer.module.css";
@@ -72,6 +73,7 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
           <ItemsTable runId={runId} rows={result.rows} query={shown} />
         )}
         <Pager runId={runId} query={shown} result={result} />
+        {result.total > 0 ? <ViewDownloads runId={runId} query={shown} /> : null}
       </ExplorerFrame>
     </section>
   );

@@ -1,0 +1,53 @@
+import { breakdownByMetadata, describeDifference, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
+import { getItemMetadata, getRunScores } from "@/lib/db/compare";
+import type { Db } from "@/lib/db/client";
+import { NotFoundError } from "@/lib/db/errors";
+import { getRunCurve, getRunView, type CurvePoint, type RunSummaryView } from "@/lib/db/run-views";
+
+export interface ComparedRun {
+  run: RunSummaryView;
+  /** Null for the reference. */
+  difference: RunDifference | null;
+  paired: PairedScores | null;
+  curve: CurvePoint[];
+}
+
+export type ComparisonLoad =
+  | { ok: true; runs: ComparedRun[]; breakdown: FieldBreakdown[]; statsMs: number }
+  | { ok: false; message: string; runs: RunSummaryView[] };
+
+/**
+ * Everything the comparison page shows for a selection, computed once per request on the server: the bootstrap
+ * is O(items × 10,000) per metric and run, too heavy to repeat in a browser.
+ */
+export async function loadComparison(db: Db, runIds: readonly number[], vs: number | undefined): Promise<ComparisonLoad> {
+  const views: RunSummaryView[] = [];
+  for (const id of runIds) {
+    try {
+      views.push(await getRunView(db, id));
+    } catch (error) {
+      if (error instanceof NotFoundError) return { ok: false, message: `There is no run #${id}.`, runs: views };
+      throw error;
+    }
+  }
+  const reference = views[0]!;
+  const elsewhere = views.filter((run) => run.datasetId !== reference.datasetId);
+  if (elsewhere.length > 0) {
+    const names = elsewhere.map((run) => `#${run.id} (${run.datasetName})`).join(", ");
+    return { ok: false, message: `Only runs on the same dataset can be compared: the reference #${reference.id} is on ${reference.datasetName}, but ${names} not.`, runs: views };
+  }
+  const [scores, curves] = await Promise.all([
+    Promise.all(views.map((run) => getRunScores(db, run.id))),
+    Promise.all(views.map((run) => getRunCurve(db, run.id))),
+  ]);
+  const started = performance.now();
+  const runs: ComparedRun[] = views.map((run, index) => {
+    if (index === 0) return { run, difference: null, paired: null, curve: curves[index]! };
+    const paired = pairScores(scores[0]!, scores[index]!);
+    return { run, difference: describeDifference(paired), paired, curve: curves[index]! };
+  });
+  const statsMs = performance.now() - started;
+  const focus = runs.find((entry) => entry.run.id === vs) ?? runs[1];
+  const breakdown = focus?.paired ? breakdownByMetadata(focus.paired, await getItemMetadata(db, reference.datasetId)) : [];
+  return { ok: true, runs, breakdown, statsMs };
+}

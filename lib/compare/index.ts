@@ -1,0 +1,7 @@
+export * from "./breakdown";
+export * from "./pair-scores";
+export * from "./query";
+export * from "./skill-diff";
+export * from "./summary";
+export * from "./types";
+export * from "./csv";

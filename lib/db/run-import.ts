@@ -1,0 +1,56 @@
+import type { ItemResult } from "../rollout/types";
+import { RunConfigSchema } from "../rollout/run-config";
+import type { Db } from "./client";
+import { ResultWriter } from "./result-writer";
+import { getRun, type RunRecord } from "./runs";
+
+/** Shown as the run's backend and model: nothing says which model produced an imported file. */
+export const IMPORTED_BACKEND = "imported";
+
+/**
+ * Stores an imported run: the Run row (source "imported"), then every result through the ResultWriter in one flush
+ * (one transaction: rows, conversations, the search index, counters and running sums, exactly as a rollout writes
+ * them), then marks it completed. Until then the run reads as failed ("import did not finish"), never as queued, so
+ * no worker picks it up; if storing the results fails the run is deleted again.
+ */
+export async function storeImportedRun(
+  db: Db,
+  input: { name: string | null; datasetId: number; skillVersionId: number; systemPrompt: string; results: readonly ItemResult[] },
+): Promise<RunRecord> {
+  const config = RunConfigSchema.parse({ model: { backend: "openai", model: IMPORTED_BACKEND }, settings: {} });
+  const run = await db.run.create({
+    data: {
+      name: input.name,
+      datasetId: input.datasetId,
+      skillVersionId: input.skillVersionId,
+      status: "failed",
+      error: "import did not finish",
+      source: "imported",
+      backend: IMPORTED_BACKEND,
+      model: IMPORTED_BACKEND,
+      configJson: JSON.stringify(config),
+      systemPrompt: input.systemPrompt,
+      itemsTotal: input.results.length,
+    },
+  });
+  try {
+    const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } }, { maxBatch: Number.POSITIVE_INFINITY, maxDelayMs: 2 ** 31 - 1 });
+    for (const result of input.results) writer.push(result);
+    await writer.flush();
+  } catch (error) {
+    await db.run.delete({ where: { id: run.id } }).catch(() => {});
+    throw error;
+  }
+  // A loop, not Math.min(...list): spreading 100,000 arguments overflows the stack.
+  let started = Number.POSITIVE_INFINITY;
+  let finished = Number.NEGATIVE_INFINITY;
+  for (const r of input.results) {
+    started = Math.min(started, r.startedAt.getTime());
+    finished = Math.max(finished, r.finishedAt.getTime());
+  }
+  await db.run.update({
+    where: { id: run.id },
+    data: { status: "completed", error: null, startedAt: new Date(started), finishedAt: new Date(finished), activeMs: Math.max(0, finished - started) },
+  });
+  return getRun(db, run.id);
+}

@@ -1,0 +1,37 @@
+/**
+ * Text chunks from an async generator as a byte stream with backpressure: the next chunk is produced only when the
+ * consumer pulls (highWaterMark 0 after the first), so a slow download never makes the server read ahead into memory.
+ * Cancelling the stream (the client went away) stops the generator, which ends its database paging.
+ */
+export function textChunksToStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { value, done } = await chunks.next();
+          if (done) controller.close();
+          else if (value) controller.enqueue(encoder.encode(value));
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** A streamed file download: the content type, an attachment name, no sniffing, never cached. */
+export function downloadResponse(chunks: AsyncGenerator<string>, download: { contentType: string; fileName: string; disposition: string }): Response {
+  return new Response(textChunksToStream(chunks), {
+    headers: {
+      "Content-Type": download.contentType,
+      "Content-Disposition": download.disposition,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+    },
+  });
+}
