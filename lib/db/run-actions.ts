@@ -7,6 +7,7 @@ const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
 /** Puts an interrupted, cancelled or failed run back in the queue; the worker resumes it (finished items are kept). */
 export async function queueRunForResume(db: Db, runId: number): Promise<RunRecord> {
   const run = await getRun(db, runId);
+  refuseImported(run);
   if (!RESUMABLE.has(run.status)) {
     throw new Error(`run ${runId} is ${run.status}; only an interrupted, cancelled or failed run can be resumed`);
   }
@@ -20,6 +21,7 @@ export async function queueRunForResume(db: Db, runId: number): Promise<RunRecor
  */
 export async function retryFailedItems(db: Db, runId: number): Promise<{ run: RunRecord; removed: number }> {
   const run = await getRun(db, runId);
+  refuseImported(run);
   if (run.status === "running" || run.status === "queued") throw new Error(`run ${runId} is ${run.status}; wait for it to stop first`);
   const removed = await db.$transaction(async (tx) => {
     const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true } });
@@ -53,4 +55,9 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
     return itemIds.length;
   });
   return { run: await getRun(db, runId), removed };
+}
+
+/** An imported run was produced elsewhere: nothing says which model to call, so it is never executed here. */
+function refuseImported(run: RunRecord): void {
+  if (run.source === "imported") throw new Error(`run ${run.id} was imported from a results file; it cannot be resumed or retried here`);
 }

@@ -5,7 +5,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatasetValidationError } from "@/lib/datasets";
-import { countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, type Db } from "@/lib/db";
+import {
+  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, retryFailedItems, type Db,
+} from "@/lib/db";
 import { exportRunResults, type ExportFormat } from "@/lib/export/run-export";
 import { importResults } from "@/lib/import";
 import { runCli } from "../support/cli";
@@ -74,6 +76,10 @@ describe("importing results", () => {
     const again = await importResults(t.db, [text], { file: "results.jsonl", datasetId: outcome.datasetId });
     expect(again.datasetId).toBe(outcome.datasetId);
     expect(again.datasetCreated).toBe(false);
+    // Nothing says which model produced it, so an imported run is never executed here.
+    expect(run.nErrors + run.nTimeouts).toBeGreaterThan(0);
+    await expect(retryFailedItems(t.db, outcome.runId)).rejects.toThrow(/imported/);
+    expect((await getRun(t.db, outcome.runId)).status).toBe("completed");
   });
 
   it("a repeated id keeps its last row, as the seed's resume reads the file", async () => {
