@@ -45,7 +45,9 @@ export interface ExportOptions {
 /** A run's results as text chunks in the chosen format, streamed page by page (order of completion, or the view's). */
 export async function* exportRunResults(db: Db, runId: number, format: ExportFormat, options: ExportOptions = {}): AsyncGenerator<string> {
   if (format === "csv") yield `${Papa.unparse([[...CSV_COLUMNS]])}\r\n`;
-  const pages = options.view ? iterateViewResultPages(db, runId, options.view, options.pageSize) : iterateRunResultPages(db, runId, options.pageSize);
+  // Small pages keep each chunk (and the garbage it leaves) small while the client reads.
+  const pageSize = options.pageSize ?? 200;
+  const pages = options.view ? iterateViewResultPages(db, runId, options.view, pageSize) : iterateRunResultPages(db, runId, pageSize);
   for await (const page of pages) {
     if (format === "seed") yield page.map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
     else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: FORMULA_START })}\r\n`;
