@@ -5,32 +5,31 @@ import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { itemWorkspaceDirectory } from "@/lib/agent";
-import { addSkillVersion, getItemExec, getRun, importDataset, openDatabase, type Db } from "@/lib/db";
+import { addSkillVersion, getItemExec, getRun, importDataset, type Db } from "@/lib/db";
 import { AGENTS_CONFIG } from "../support/agents";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 import { makeItems } from "../support/rollout-fixtures";
 
 const ITEMS = 8;
 const isWrong = (index: number) => index % 4 === 0;
 
 describe("agent backend (browser)", () => {
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let db: Db | undefined;
 
   beforeAll(async () => {
-    server = await startAppServer({ env: { SKILLBOARD_CONFIG: AGENTS_CONFIG } });
-    db = openDatabase(server.databaseUrl);
+    app = await startBrowserApp({ env: { SKILLBOARD_CONFIG: AGENTS_CONFIG }, viewport: { width: 1280, height: 900 } });
+    ({ server, db, browser } = app);
     await importDataset(db, { name: "agent-dataset", fileName: "a.jsonl", format: "jsonl", hash: "agent-browser-test", items: makeItems(ITEMS, isWrong) });
     await addSkillVersion(db, { name: "agent-skill", content: "# Rules\n\nAnswer with the first passage title.", note: "browser test" });
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await server?.stop();
+    await app?.stop();
   }, 30_000);
 
   it("starts a run with a configured agent from the New run form and sees it complete", async () => {

@@ -4,10 +4,11 @@
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addSkillVersion, importDataset, openDatabase, type Db } from "@/lib/db";
+import { addSkillVersion, importDataset, type Db } from "@/lib/db";
 import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { fastModel, makeItems } from "../support/rollout-fixtures";
 
@@ -20,6 +21,7 @@ const FIXED = ["q0003", "q0006", "q0009", "q0012", "q0018", "q0021", "q0024", "q
 
 describe("compare (browser)", () => {
   let fake: FakeOpenAIServer | undefined;
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let db: Db | undefined;
@@ -36,8 +38,8 @@ describe("compare (browser)", () => {
         return `Let me think.\n<answer>${wrong ? `Wrong guess ${index}` : `Answer ${index}`}</answer>`;
       },
     });
-    server = await startAppServer();
-    db = openDatabase(server.databaseUrl);
+    app = await startBrowserApp({ viewport: { width: 1400, height: 1000 } });
+    ({ server, db, browser } = app);
     const dataset = await importDataset(db, { name: "compare set", fileName: "compare.jsonl", format: "jsonl", hash: "compare-test", items: makeItems(ITEMS) });
     for (const content of [INITIAL, TRAINED]) {
       const { version } = await addSkillVersion(db, { name: "compare-skill", content });
@@ -48,13 +50,10 @@ describe("compare (browser)", () => {
       });
       runIds.push((await executeRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
     }
-    browser = await launchBrowser({ viewport: { width: 1400, height: 1000 } });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await server?.stop();
+    await app?.stop();
     await fake?.close();
   }, 30_000);
 

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 
 const LONG_CONTEXT = `[DOC] [TLE] Long page [PAR] ${"A very long passage about rivers and cities. ".repeat(150)}`;
 
@@ -21,21 +22,21 @@ function datasetJsonl(): string {
 }
 
 describe("datasets pages (browser)", () => {
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
+    ({ server, browser } = app);
     page = browser.page;
     base = server.baseURL;
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await app?.stop();
   }, 30_000);
 
   async function chooseAndUpload(name: string, fileName: string, text: string) {

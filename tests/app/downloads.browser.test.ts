@@ -3,28 +3,27 @@
 import { readFileSync } from "node:fs";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, queryRunItems, type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { queryRunItems, type Db } from "@/lib/db";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 import { TRICKY_ANSWERS, writeTrickyRun } from "../support/export-fixtures";
 
 describe("downloads (browser)", () => {
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let db: Db | undefined;
   let runId = 0;
 
   beforeAll(async () => {
-    server = await startAppServer();
-    db = openDatabase(server.databaseUrl);
+    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
+    ({ server, db, browser } = app);
     ({ runId } = await writeTrickyRun(db, 120));
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await server?.stop();
+    await app?.stop();
   }, 30_000);
 
   it("downloads the CSV of the failing view", async () => {

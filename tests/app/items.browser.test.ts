@@ -3,10 +3,11 @@
 // <img onerror>) is shown as text and never runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openDatabase, type Db } from "@/lib/db";
+import { type Db } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 import { defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
 
@@ -17,6 +18,7 @@ const ITEMS = 130;
 
 describe("item explorer (browser)", () => {
   let fake: FakeOpenAIServer | undefined;
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let db: Db | undefined;
@@ -34,18 +36,15 @@ describe("item explorer (browser)", () => {
       },
       faults: faultAlways((question) => /clue number (7|11)\?/.test(question), { kind: "status", status: 500 }),
     });
-    server = await startAppServer();
-    db = openDatabase(server.databaseUrl);
+    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
+    ({ server, db, browser } = app);
     const items = makeItems(ITEMS, (index) => index % 4 === 0).map((item, index) => (index === 9 ? { ...item, id: SPECIAL_ID } : item));
     const run = await createStoredRun(db, { items, baseURL: fake.baseURL, settings: { concurrency: 8, maxRetries: 0 } });
     runId = (await executeRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await server?.stop();
+    await app?.stop();
     await fake?.close();
   }, 30_000);
 

@@ -3,9 +3,10 @@
 // with the right counts; and never show or log the API key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { addSkillVersion, getRun, importDataset, openDatabase, type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { addSkillVersion, getRun, importDataset, type Db } from "@/lib/db";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { makeItems } from "../support/rollout-fixtures";
 
@@ -17,6 +18,7 @@ const EXPECTED_CORRECT = ITEMS - makeItems(ITEMS).filter((_, index) => isWrong(i
 
 describe("runs pages (browser)", () => {
   let fake: FakeOpenAIServer | undefined;
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let db: Db | undefined;
@@ -24,19 +26,16 @@ describe("runs pages (browser)", () => {
   beforeAll(async () => {
     // 300 items at ~120 ms each, 4 at a time: about 9 s, long enough to watch, cancel and resume.
     fake = await startFakeOpenAIServer({ latencyMs: 120 });
-    server = await startAppServer({ env: { OPENAI_BASE_URL: fake.baseURL, SKILLBOARD_MODEL: "test-model", OPENAI_API_KEY: SECRET_KEY } });
-    db = openDatabase(server.databaseUrl);
+    app = await startBrowserApp({ env: { OPENAI_BASE_URL: fake.baseURL, SKILLBOARD_MODEL: "test-model", OPENAI_API_KEY: SECRET_KEY }, viewport: { width: 1280, height: 900 } });
+    ({ server, db, browser } = app);
     await importDataset(db, { name: "browser-dataset", fileName: "b.jsonl", format: "jsonl", hash: "browser-test", items: makeItems(ITEMS, isWrong) });
     await addSkillVersion(db, { name: "browser-skill", content: "Answer with the title of the first passage.", note: "browser test" });
     await addSkillVersion(db, { name: "browser-skill", content: "Answer with the first passage's title, nothing else.", note: "second" });
     await addSkillVersion(db, { name: "unused-skill", content: "Never run." });
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await server?.stop();
+    await app?.stop();
     await fake?.close();
   }, 30_000);
 

@@ -3,29 +3,30 @@
 // check that HTML inside a skill never runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
-import { launchBrowser, screenshot, type BrowserSession } from "../support/browser";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { screenshot, type BrowserSession } from "../support/browser";
 
 const SKILL_V1 = "# Browser skill\n\nAnswer with the **title** of the passage.\n\n| rule | weight |\n|---|---|\n| short answers | 2 |\n";
 const SKILL_V2 = `${SKILL_V1}\n- Prefer names over descriptions.\n- Keep the answer under five words.\n`;
 const XSS_SKILL = '# Hostile skill\n\n<script>window.__xss=1</script><img src=x onerror="window.__xss=2">\n\nPlain rule after the HTML.\n';
 
 describe("skills pages (browser)", () => {
+  let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    server = await startAppServer();
-    browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
+    ({ server, browser } = app);
     page = browser.page;
     base = server.baseURL;
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await app?.stop();
   }, 30_000);
 
   /** Picks a file through the file input (as a user would), fills the name and note, submits. */
