@@ -7,6 +7,7 @@ import { DatasetValidationError } from "./errors";
 import { JsonDatasetReader } from "./json";
 import { JsonlDatasetReader } from "./jsonl";
 import type { DatasetFormat, DatasetItem } from "./types";
+import { sourceChunks } from "./source-chunks";
 
 export interface ParseOptions {
   /** Used in every error message, and for format detection by extension. */
@@ -116,7 +117,7 @@ async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenera
       throw new DatasetValidationError(fileName, [{ message: "is not valid UTF-8 text (save it as UTF-8)" }]);
     }
   };
-  for await (const chunk of iterate(source)) {
+  for await (const chunk of sourceChunks(source)) {
     if (typeof chunk === "string") {
       const pendingBytes = decode();
       if (pendingBytes !== "") yield pendingBytes;
@@ -128,21 +129,4 @@ async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenera
   }
   const rest = decode();
   if (rest !== "") yield rest;
-}
-
-async function* iterate(source: DatasetSource): AsyncGenerator<string | Uint8Array> {
-  if (!("getReader" in source)) {
-    yield* source;
-    return;
-  }
-  const reader = source.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
 }

@@ -8,6 +8,7 @@ import { emFailReason, evaluate, evaluationRecord } from "@/lib/eval";
 import { buildUserPrompt } from "@/lib/prompts";
 import { RunSettingsSchema } from "@/lib/rollout";
 import { itemStatusOf, type ItemResult } from "@/lib/rollout/types";
+import { seededRandom } from "@/lib/stats/random";
 
 const NAMES = [
   "Abraham Lincoln", "Marie Curie", "Mount Everest", "Amazon River", "Great Wall", "Leonardo da Vinci", "Sahara", "Nile",
@@ -26,17 +27,6 @@ export const ERROR_MESSAGES = [
 ];
 export const TIMEOUT_REASON = "task-timeout-660s";
 
-/** mulberry32: a small seeded generator, so a seed always gives the same run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface GeneratedItemsOptions {
   seed?: number;
