@@ -40,9 +40,8 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
   try {
     return await db.$transaction(
       async (tx) => {
-        // A write (of nothing) takes SQLite's write lock now, before the re-check: a concurrent seeder in
-        // another process blocks here (busy timeout) until we commit, then sees a non-empty database.
-        await tx.$executeRaw`UPDATE "Skill" SET "name" = "name" WHERE 0`;
+        // Every transaction holds SQLite's write lock from its start (lib/db/write-lock-first.ts), so a
+        // concurrent seeder in another process waits here until we commit, then sees a non-empty database.
         if (!(await isEmpty(tx))) return { seeded: false };
         const inner = runInside(tx);
         await importDataset(inner, {
