@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { finishRun, startBrowserApp, type BrowserApp } from "../support/browser-app";
+import { BUILD_TIMEOUT_MS, finishRun, type AppServer } from "../support/app-server";
+import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
 import { defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";

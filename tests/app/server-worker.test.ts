@@ -2,8 +2,8 @@
 // "running" is resumed without anyone asking, keeping its finished items; a queued run is picked up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db";
-import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+import { createRunFor, RunSettingsSchema } from "@/lib/rollout";
+import { BUILD_TIMEOUT_MS, finishRun, startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 let db: Db;
@@ -24,7 +24,7 @@ async function liveStatus(runId: number): Promise<{ status: string; nDone: numbe
 }
 
 async function waitUntilCompleted(runId: number): Promise<{ status: string; nDone: number }> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const run = await liveStatus(runId);
     if (run.status === "completed" || Date.now() > deadline) return run;
@@ -44,7 +44,7 @@ describe("the server's run worker", () => {
   it("resumes a run a crashed process left running, running only its unfinished items", async () => {
     const run = await demoRun(20);
     // A crashed process on another machine: it finished 20 items, 8 of which we then "lose".
-    await executeRun(db, run.id, { workerId: "elsewhere:1:gone" });
+    await finishRun(db, run.id, { workerId: "elsewhere:1:gone" });
     const lost = (await db.runResult.findMany({ where: { runId: run.id, seq: { gt: 12 } }, select: { itemId: true } })).map((r) => r.itemId);
     await db.runItemConversation.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });
     await db.runResult.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });

@@ -39,7 +39,7 @@ describe("sleep", () => {
     const begin = Date.now();
     setTimeout(() => controller.abort(), 20);
     await expect(sleep(10_000, controller.signal)).rejects.toMatchObject({ name: "AbortError" });
-    expect(Date.now() - begin).toBeLessThan(1_000);
+    expect(Date.now() - begin).toBeLessThan(5_000); // the sleep is 10 s
     await expect(sleep(10, AbortSignal.abort())).rejects.toMatchObject({ name: "AbortError" });
     await expect(sleep(1)).resolves.toBeUndefined();
   });

