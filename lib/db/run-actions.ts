@@ -1,6 +1,6 @@
 import type { Db } from "./client";
 import { unindexResultsByStatus } from "./item-search";
-import { getRun, type RunRecord } from "./runs";
+import { getRun, refuseImported, type RunRecord } from "./runs";
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
 
@@ -55,9 +55,4 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
     return itemIds.length;
   });
   return { run: await getRun(db, runId), removed };
-}
-
-/** An imported run was produced elsewhere: nothing says which model to call, so it is never executed here. */
-function refuseImported(run: RunRecord): void {
-  if (run.source === "imported") throw new Error(`run ${run.id} was imported from a results file; it cannot be resumed or retried here`);
 }

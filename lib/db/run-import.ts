@@ -5,7 +5,7 @@ import { ResultWriter } from "./result-writer";
 import { getRun, type RunRecord } from "./runs";
 
 /** Shown as the run's backend and model: nothing says which model produced an imported file. */
-export const IMPORTED_BACKEND = "imported";
+export const IMPORTED_BACKEND = "imported" as const;
 
 /**
  * Stores an imported run: the Run row (source "imported"), then every result through the ResultWriter in one flush
@@ -17,7 +17,7 @@ export async function storeImportedRun(
   db: Db,
   input: { name: string | null; datasetId: number; skillVersionId: number; systemPrompt: string; results: readonly ItemResult[] },
 ): Promise<RunRecord> {
-  const config = RunConfigSchema.parse({ model: { backend: "openai", model: IMPORTED_BACKEND }, settings: {} });
+  const config = RunConfigSchema.parse({ model: { backend: IMPORTED_BACKEND }, settings: {} });
   const run = await db.run.create({
     data: {
       name: input.name,

@@ -54,6 +54,7 @@ export function newWorkerId(): string {
 export async function claimRun(db: Db, runId: number, workerId: string): Promise<RunRecord> {
   const run = await db.run.findUnique({ where: { id: runId } });
   if (!run) throw new NotFoundError("run", runId);
+  refuseImported(run);
   if (run.status === "running" && run.workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
     throw new RunBusyError(
       `run ${runId} is being executed by another process (${run.workerId}, last heartbeat ${run.heartbeatAt?.toISOString()})`,
@@ -70,6 +71,11 @@ export async function claimRun(db: Db, runId: number, workerId: string): Promise
   });
   if (claimed.count !== 1) throw new RunBusyError(`run ${runId} was claimed by another process`);
   return getRun(db, runId);
+}
+
+/** An imported run was produced elsewhere: nothing says which model to call, so it is never executed here. */
+export function refuseImported(run: Pick<RunRecord, "id" | "source">): void {
+  if (run.source === "imported") throw new Error(`run ${run.id} was imported from a results file; it cannot be resumed, retried or executed here`);
 }
 
 function leaseIsAlive(workerId: string, heartbeatAt: Date | null): boolean {

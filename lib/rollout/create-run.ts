@@ -1,9 +1,9 @@
 import { buildAgentSkillMd } from "../agent/skill-md";
 import { createRun, getDataset, getDatasetItems, getSkillVersion, type Db, type RunRecord } from "../db";
 import type { EnvSource } from "../config/env";
-import { createChatModel } from "../model";
 import { buildSystemPrompt } from "../prompts";
 import { agentRunModelLabel, resolveRunAgent } from "./agent-backend";
+import { chatModelForRun } from "./run-chat-model";
 import { RunConfigSchema, type RunConfig } from "./run-config";
 import { selectItems } from "./select-items";
 
@@ -32,6 +32,6 @@ export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRe
     return createRun(db, { ...common, systemPrompt: buildAgentSkillMd(skill.content), model: agentRunModelLabel(agent, config.model.model) });
   }
   // Building the client checks that the backend is configured and gives the model name to store.
-  const model = createChatModel({ ...config.model, backend: config.model.backend }, { callTimeoutMs: config.settings.execTimeoutS * 1000, maxRetries: config.settings.maxRetries });
+  const model = chatModelForRun(config);
   return createRun(db, { ...common, systemPrompt: buildSystemPrompt(skill.content), model: model.model });
 }

@@ -3,7 +3,7 @@ import {
   releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
-import { createChatModel } from "../model";
+import { chatModelForRun } from "./run-chat-model";
 import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
 import { runBatch } from "./run-batch";
@@ -54,11 +54,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       selection.backend === "agent"
         ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
         : undefined;
-    const model =
-      options.model ??
-      (selection.backend === "agent"
-        ? undefined
-        : createChatModel({ ...selection, backend: selection.backend }, { callTimeoutMs: settings.execTimeoutS * 1000, maxRetries: settings.maxRetries }));
+    const model = options.model ?? (selection.backend === "agent" ? undefined : chatModelForRun(run.config));
     writer = new ResultWriter(
       db,
       runId,

@@ -30,8 +30,11 @@ const AGENT_MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
 
 export const ModelSelectionSchema = z
   .object({
-    /** "agent": each item runs through an agent command configured on the server (the seed's exec backend). */
-    backend: z.enum(["openai", "azure", "baseline", "agent"]),
+    /**
+     * "agent": each item runs through an agent command configured on the server (the seed's exec backend).
+     * "imported": the results came from a file; nothing says which model produced them, so nothing can run it here.
+     */
+    backend: z.enum(["openai", "azure", "baseline", "agent", "imported"]),
     model: z.string().min(1).optional(),
     /** Already redacted (no credentials, query or fragment). */
     baseURL: z.string().url().optional(),

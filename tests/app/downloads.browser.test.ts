@@ -1,9 +1,12 @@
 // "Download this view" in a real browser: on a finished run, the Failing filter, then the CSV of that view, parsed
 // with papaparse: exactly the failing items, with quotes, newlines, non-ASCII text and neutralised formula cells.
-import { readFileSync } from "node:fs";
+// Then the way back: "Import results" with the seed's results.jsonl of that run, and with a broken file.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRunItems, type Db } from "@/lib/db";
+import { getRun, listRuns, queryRunItems, type Db } from "@/lib/db";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
@@ -56,5 +59,55 @@ describe("downloads (browser)", () => {
     expect(answers).toContain(`'=HYPERLINK("http://evil.example","click")`);
     expect(answers).not.toContain('=HYPERLINK("http://evil.example","click")');
     expect(errors).toEqual([]);
+  });
+
+  it("imports the run's seed results.jsonl from the Runs page, and reports a broken file by line without storing it", async () => {
+    const { page, errors } = browser!;
+    const dir = mkdtempSync(join(tmpdir(), "skillboard-import-"));
+    try {
+      const source = await getRun(db!, runId);
+      expect(source.nErrors + source.nTimeouts).toBeGreaterThan(0);
+      const seedFile = join(dir, "results.jsonl");
+      const download = await fetch(`${server!.baseURL}/api/runs/${runId}/results?format=seed`);
+      expect(download.status).toBe(200);
+      const text = await download.text();
+      writeFileSync(seedFile, text);
+      const brokenFile = join(dir, "broken.jsonl");
+      const lines = text.trimEnd().split("\n");
+      lines[2] = lines[2]!.replace(/"em": [0-9.]+/, '"em": "high"');
+      writeFileSync(brokenFile, `${lines.join("\n")}\n`);
+      const runsBefore = (await listRuns(db!)).length;
+
+      await page.goto(`${server!.baseURL}/runs`);
+      const form = page.getByRole("form", { name: "Import results" });
+      await page.getByText("Import results", { exact: true }).click();
+      await form.getByLabel("Results file").setInputFiles(brokenFile);
+      await form.getByRole("button", { name: "Import" }).click();
+      const alert = form.getByRole("alert");
+      await expect.poll(() => alert.innerText(), { timeout: 15_000 }).toMatch(/line 3/);
+      expect(await alert.innerText()).toMatch(/\bem\b/);
+      expect((await listRuns(db!)).length).toBe(runsBefore);
+      // The refused upload is the one failed request the browser saw.
+      expect(errors.splice(0)).toEqual([expect.stringMatching(/status of 400 .*\/api\/runs\/import\?fileName=broken\.jsonl/)]);
+
+      await form.getByLabel("Results file").setInputFiles(seedFile);
+      await form.getByLabel("Run name").fill("round trip");
+      await form.getByRole("button", { name: "Import" }).click();
+      await page.waitForURL((url) => /^\/runs\/\d+$/.test(url.pathname) && url.pathname !== `/runs/${runId}`, { timeout: 15_000 });
+      const importedId = Number(new URL(page.url()).pathname.split("/").at(-1));
+      await page.getByText("imported", { exact: true }).first().waitFor();
+      const imported = await getRun(db!, importedId);
+      expect(imported).toMatchObject({ source: "imported", status: "completed", name: "round trip", nDone: source.nDone, nErrors: source.nErrors, nTimeouts: source.nTimeouts });
+      expect(imported.emSum).toBeCloseTo(source.emSum, 9);
+      // Nothing says which model produced it: it can seed a new run, but not be run again or retried here.
+      const actions = page.getByRole("region", { name: "Run actions" });
+      await actions.getByRole("link", { name: "Copy settings to a new run" }).waitFor();
+      expect(await actions.getByRole("button", { name: "Run again" }).count()).toBe(0);
+      expect(await actions.getByRole("button", { name: "Retry failed items" }).count()).toBe(0);
+      await screenshot(page, "imported-run");
+      expect(errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

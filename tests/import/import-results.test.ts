@@ -6,10 +6,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatasetValidationError } from "@/lib/datasets";
 import {
-  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, retryFailedItems, type Db,
+  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, listRuns, retryFailedItems, type Db,
 } from "@/lib/db";
 import { exportRunResults, type ExportFormat } from "@/lib/export/run-export";
 import { importResults } from "@/lib/import";
+import { createRunFor, executeRun } from "@/lib/rollout";
+import { describeBackends } from "@/app/runs/_lib/backends";
+import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
 import { runCli } from "../support/cli";
 import { writeTrickyRun } from "../support/export-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -79,7 +82,17 @@ describe("importing results", () => {
     // Nothing says which model produced it, so an imported run is never executed here.
     expect(run.nErrors + run.nTimeouts).toBeGreaterThan(0);
     await expect(retryFailedItems(t.db, outcome.runId)).rejects.toThrow(/imported/);
+    await expect(executeRun(t.db, outcome.runId)).rejects.toThrow(/imported from a results file/);
     expect((await getRun(t.db, outcome.runId)).status).toBe("completed");
+    expect(run.config.model).toEqual({ backend: "imported" });
+    // "Run again" with its settings says why not, and stores nothing; "Copy settings" falls back to a real backend.
+    const before = (await listRuns(t.db)).length;
+    await expect(createRunFor(t.db, { datasetId: run.datasetId, skillVersionId: run.skillVersionId, config: run.config })).rejects.toThrow(
+      /does not say which model produced them: start a new run and choose a backend and model/,
+    );
+    expect(await listRuns(t.db)).toHaveLength(before);
+    const env = { OPENAI_API_KEY: "sk-test", SKILLBOARD_MODEL: "gpt-test" };
+    expect(startRunDefaults({ backends: describeBackends(env), from: run })).toMatchObject({ backend: "openai", model: "gpt-test" });
   });
 
   it("a repeated id keeps its last row, as the seed's resume reads the file", async () => {

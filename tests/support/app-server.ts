@@ -15,7 +15,6 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { getRun, RunBusyError, type Db, type RunRecord } from "@/lib/db";
 import { executeRun, type ExecuteRunOptions } from "@/lib/rollout";

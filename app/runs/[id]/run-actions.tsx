@@ -44,6 +44,8 @@ export function RunActions({ run, stats, versions }: { run: RunSummary; stats: L
   const [result, setResult] = useState<RunActionResult | null>(null);
   const active = run.status === "queued" || run.status === "running";
   const failedItems = stats.errors + stats.timeouts;
+  // An imported run names no model, so nothing here can execute it: only its settings can seed a new run.
+  const executable = run.source !== "imported";
   const [rerunState, rerunAction, rerunPending] = useActionState(
     async (_previous: RunActionResult | null, formData: FormData) => runAgainAction(formData),
     null,
@@ -57,9 +59,9 @@ export function RunActions({ run, stats, versions }: { run: RunSummary; stats: L
       <div className={styles.actionRow}>
         {active ? <ActionButton runId={run.id} action={cancelRunAction} label="Cancel run" className="danger" disabled={run.cancelRequested} onResult={setResult} /> : null}
         {RESUMABLE.has(run.status) ? <ActionButton runId={run.id} action={resumeRunAction} label="Resume run" className="primary" onResult={setResult} /> : null}
-        {!active && failedItems > 0 ? <ActionButton runId={run.id} action={retryFailedItemsAction} label="Retry failed items" onResult={setResult} /> : null}
+        {executable && !active && failedItems > 0 ? <ActionButton runId={run.id} action={retryFailedItemsAction} label="Retry failed items" onResult={setResult} /> : null}
         <Link className="button" href={`/runs/new?from=${run.id}`}>Copy settings to a new run</Link>
-        <form action={rerunAction} className={styles.rerun}>
+        {executable ? <form action={rerunAction} className={styles.rerun}>
           <input type="hidden" name="runId" value={run.id} />
           <label htmlFor="rerun-version" className={styles.inlineLabel}>Run again with</label>
           <select id="rerun-version" name="skillVersionId" defaultValue={preferred?.id ?? ""} disabled={others.length === 0}>
@@ -67,7 +69,7 @@ export function RunActions({ run, stats, versions }: { run: RunSummary; stats: L
             {others.map((version) => <option key={version.id} value={version.id}>{version.label}</option>)}
           </select>
           <button type="submit" disabled={rerunPending || others.length === 0}>Run again</button>
-        </form>
+        </form> : null}
       </div>
       <p className={styles.actionMessage} aria-live="polite">
         {rerunState && !rerunState.ok ? <span className={styles.actionError}>{rerunState.error}</span> : null}

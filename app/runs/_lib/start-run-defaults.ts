@@ -41,7 +41,7 @@ export function startRunDefaults(input: {
 }): StartRunDefaults {
   const settings = input.from?.config.settings ?? RunSettingsSchema.parse({});
   const fromBackend = input.from?.config.model.backend;
-  const usable = (backend: BackendKind | undefined) => input.backends.options.find((option) => option.backend === backend && option.configured);
+  const usable = (backend: string | undefined) => input.backends.options.find((option) => option.backend === backend && option.configured);
   const backend = usable(fromBackend) ?? usable(input.backends.defaultBackend) ?? input.backends.options.find((option) => option.configured)!;
   const sameBackend = backend.backend === fromBackend && input.from !== undefined;
   // An agent run's model column is a label ("codex/gpt-5.5"): copy the model it chose, if any.
