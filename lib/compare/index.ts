@@ -5,3 +5,4 @@ export * from "./skill-diff";
 export * from "./summary";
 export * from "./types";
 export * from "./csv";
+export * from "./difference-cache";

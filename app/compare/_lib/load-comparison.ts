@@ -1,4 +1,4 @@
-import { breakdownByMetadata, describeDifference, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
+import { breakdownByMetadata, describeDifferenceCached, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
 import { getItemMetadata, getRunScores } from "@/lib/db/compare";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/db/errors";
@@ -44,7 +44,7 @@ export async function loadComparison(db: Db, runIds: readonly number[], vs: numb
   const runs: ComparedRun[] = views.map((run, index) => {
     if (index === 0) return { run, difference: null, paired: null, curve: curves[index]! };
     const paired = pairScores(scores[0]!, scores[index]!);
-    return { run, difference: describeDifference(paired), paired, curve: curves[index]! };
+    return { run, difference: describeDifferenceCached(paired), paired, curve: curves[index]! };
   });
   const statsMs = performance.now() - started;
   const focus = runs.find((entry) => entry.run.id === vs) ?? runs[1];
