@@ -104,6 +104,10 @@ describe("downloads (browser)", () => {
       await actions.getByRole("link", { name: "Copy settings to a new run" }).waitFor();
       expect(await actions.getByRole("button", { name: "Run again" }).count()).toBe(0);
       expect(await actions.getByRole("button", { name: "Retry failed items" }).count()).toBe(0);
+      // Its settings were never recorded: the page says so rather than showing defaults as if it ran with them.
+      const configuration = page.locator("section", { has: page.getByRole("heading", { name: "Configuration" }) });
+      expect(await configuration.innerText()).toContain("does not record the model or the settings");
+      expect(await configuration.innerText()).not.toContain("Concurrency");
       await screenshot(page, "imported-run");
       expect(errors).toEqual([]);
     } finally {

@@ -14,6 +14,17 @@ function itemsLabel(run: RunSummary): string {
 
 /** The run's settings as stored with it (a snapshot: later changes to the environment do not alter it). */
 export function ConfigSummary({ run }: { run: RunSummary }) {
+  if (run.source === "imported") {
+    return (
+      <section className="card">
+        <h2>Configuration</h2>
+        <p className="muted">
+          Imported from a results file on {formatDateTime(run.createdAt)}. The file does not record the model or the settings it
+          ran with, so none are shown; {run.itemsTotal} items were read from it.
+        </p>
+      </section>
+    );
+  }
   const settings = run.config.settings;
   const rows: [string, string][] = [
     ["Backend", BACKEND_LABEL[run.backend] ?? run.backend],
