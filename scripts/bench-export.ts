@@ -1,7 +1,8 @@
 /**
- * Export benchmark: fills a 100,000-item run through the ResultWriter, starts the production server on it, downloads
- * each format over HTTP and reports, per format, time to first byte, total time, bytes, and the server's peak RSS
- * (sampled from /proc every 20 ms) against its RSS measured just before the downloads (the baseline).
+ * Export benchmark: fills a 100,000-item run (and a 10,000-item reference) through the ResultWriter, starts the
+ * production server on them, downloads each format over HTTP and reports, per format and run, time to first byte,
+ * total time, bytes, and the server's peak RSS (sampled from /proc every 20 ms) against a warmed baseline, and the
+ * ratio of the large run's peak to the small one's.
  *
  *   npm run bench:export [-- --items N]
  */
@@ -46,40 +47,67 @@ function serverPid(port: number): number {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+const QUERIES = ["format=csv", "format=jsonl", "format=seed", "format=csv&filter=failing", "format=jsonl&filter=all&sort=f1&dir=desc"];
+
+interface Download {
+  ttfbMs: number;
+  totalMs: number;
+  bytes: number;
+  peakRss: number;
+}
+
+/** Downloads one export to the end, sampling the server's RSS every 20 ms. */
+async function download(url: string, pid: number): Promise<Download> {
+  let peakRss = rssOf(pid);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(pid))), 20);
+  const t0 = performance.now();
+  const response = await fetch(url);
+  const reader = response.body!.getReader();
+  let ttfbMs = 0;
+  let bytes = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (!ttfbMs) ttfbMs = performance.now() - t0;
+    bytes += value.byteLength;
+  }
+  const totalMs = performance.now() - t0;
+  clearInterval(sampler);
+  return { ttfbMs, totalMs, bytes, peakRss: Math.max(peakRss, rssOf(pid)) };
+}
+
+/**
+ * Two runs in one server: a reference of a tenth of the items and the full one. Every export of the small run is
+ * downloaded once first (modules loaded, heap grown to its working size), then the baseline RSS is taken, then each
+ * format for the small run and the large one. Flat memory means the large run's peak is the small run's peak: the
+ * "large / small" ratio, measured in the same process minutes apart, is the figure to read.
+ */
 async function main(): Promise<void> {
   const server = await startAppServer();
   try {
     const db = openDatabase(server.databaseUrl);
     const started = Date.now();
-    const { runId } = await writeGeneratedRun(db, makeItemResults(ITEMS, { seed: 3 }));
+    const sizes = [Math.max(1, Math.round(ITEMS / 10)), ITEMS];
+    const runIds: number[] = [];
+    for (const size of sizes) runIds.push((await writeGeneratedRun(db, makeItemResults(size, { seed: 3 }))).runId);
     await db.$disconnect();
-    console.error(`filled a ${ITEMS}-item run in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.error(`filled runs of ${sizes.join(" and ")} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const pid = serverPid(server.port);
-    // Warm the route (first request compiles nothing in production, but loads modules), then measure the baseline.
-    await (await fetch(`${server.baseURL}/api/runs/${runId}/summary`)).arrayBuffer();
+    const url = (runId: number, query: string) => `${server.baseURL}/api/runs/${runId}/results?${query}`;
+    for (const query of QUERIES) await download(url(runIds[0]!, query), pid);
     const baseline = rssOf(pid);
-    console.log(`server baseline RSS ${mb(baseline)}`);
-    for (const query of ["format=csv", "format=jsonl", "format=seed", "format=csv&filter=failing", "format=jsonl&filter=all&sort=f1&dir=desc"]) {
-      let peak = rssOf(pid);
-      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
-      const t0 = performance.now();
-      const response = await fetch(`${server.baseURL}/api/runs/${runId}/results?${query}`);
-      const reader = response.body!.getReader();
-      let first = 0;
-      let bytes = 0;
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (!first) first = performance.now() - t0;
-        bytes += value.byteLength;
+    console.log(`server baseline RSS ${mb(baseline)} (after one download of each export of the ${sizes[0]}-item run)`);
+    for (const query of QUERIES) {
+      const peaks: number[] = [];
+      for (const [index, runId] of runIds.entries()) {
+        const result = await download(url(runId, query), pid);
+        peaks.push(result.peakRss);
+        console.log(
+          `${query.padEnd(44)} ${String(sizes[index]).padStart(7)} items  TTFB ${result.ttfbMs.toFixed(0).padStart(5)} ms  ` +
+            `total ${(result.totalMs / 1000).toFixed(1).padStart(5)} s  ${mb(result.bytes).padStart(9)}  peak RSS ${mb(result.peakRss)} (×${(result.peakRss / baseline).toFixed(2)} baseline)`,
+        );
       }
-      const total = performance.now() - t0;
-      clearInterval(sampler);
-      peak = Math.max(peak, rssOf(pid));
-      console.log(
-        `${query.padEnd(44)} TTFB ${first.toFixed(0).padStart(5)} ms  total ${(total / 1000).toFixed(1).padStart(5)} s  ${mb(bytes).padStart(9)}  ` +
-          `peak RSS ${mb(peak)} (×${(peak / baseline).toFixed(2)} baseline)`,
-      );
+      console.log(`${query.padEnd(44)} peak RSS ${sizes[1]} items / ${sizes[0]} items: ×${(peaks[1]! / peaks[0]!).toFixed(2)}`);
     }
   } catch (error) {
     console.error(server.logs().slice(-4000));

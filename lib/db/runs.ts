@@ -51,10 +51,19 @@ export function newWorkerId(): string {
  * Takes the run's lease for this process. Refused while another live process holds it: the database,
  * not memory, says who runs what, so a second process can see a run and safely resume it.
  */
-export async function claimRun(db: Db, runId: number, workerId: string): Promise<RunRecord> {
+export async function claimRun(
+  db: Db,
+  runId: number,
+  workerId: string,
+  /** Claim only from these statuses (the worker: queued or running). A run that moved on meanwhile is not taken. */
+  expected?: readonly RunStatus[],
+): Promise<RunRecord> {
   const run = await db.run.findUnique({ where: { id: runId } });
   if (!run) throw new NotFoundError("run", runId);
   refuseImported(run);
+  if (expected && !expected.includes(run.status as RunStatus)) {
+    throw new RunBusyError(`run ${runId} is ${run.status} now; not claimed`);
+  }
   if (run.status === "running" && run.workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
     throw new RunBusyError(
       `run ${runId} is being executed by another process (${run.workerId}, last heartbeat ${run.heartbeatAt?.toISOString()})`,

@@ -6,6 +6,7 @@ import type { ChatModel } from "../model/types";
 import { chatModelForRun } from "./run-chat-model";
 import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
+import type { RunStatus } from "./types";
 import { runBatch } from "./run-batch";
 import { selectItems } from "./select-items";
 import { systemicFailureMessage } from "./systemic-failure";
@@ -24,6 +25,8 @@ export interface ExecuteRunOptions {
   writer?: { maxBatch?: number; maxDelayMs?: number };
   /** Agent runs: the data folder holding runs/<id>/workspaces (default: the folder of DATABASE_URL's file). */
   dataDir?: string;
+  /** Execute only a run in one of these statuses (see claimRun); any status by default (an explicit resume). */
+  claimableStatuses?: readonly RunStatus[];
 }
 
 /**
@@ -32,7 +35,7 @@ export interface ExecuteRunOptions {
  */
 export async function executeRun(db: Db, runId: number, options: ExecuteRunOptions = {}): Promise<RunRecord> {
   const workerId = options.workerId ?? newWorkerId();
-  const run = await claimRun(db, runId, workerId);
+  const run = await claimRun(db, runId, workerId, options.claimableStatuses);
   const started = performance.now();
   const settings = run.config.settings;
   const stop = new AbortController();

@@ -43,16 +43,31 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
       });
       for (const { id, status } of candidates) {
         if (active.size >= maxParallelRuns) break;
-        const execution = executeRun(db, id, { signal: shutdown.signal })
-          .then((run) => log(`run ${id}: ${run.status}${run.error ? ` (${run.error})` : ""}`))
-          // A live process holds this run's lease: not ours to execute.
-          .catch((error: unknown) => (error instanceof RunBusyError ? undefined : log(`run ${id} failed: ${(error as Error).message}`)))
-          .finally(() => {
+        const execution = executeRun(db, id, {
+          signal: shutdown.signal,
+          // Only what was waiting: a run that finished or was cancelled since the query above stays as it is.
+          claimableStatuses: ["queued", "running"],
+          onEvent: (event) => {
+            if (event.kind === "resuming" && status === "running") log(`run ${id}: resuming after a restart (${event.done} of ${event.total} items done)`);
+          },
+        })
+          .then((run) => {
+            log(`run ${id}: ${run.status}${run.error ? ` (${run.error})` : ""}`);
+            return true;
+          })
+          .catch((error: unknown) => {
+            // A live process (a CLI, another server) holds this run's lease, or it moved on: not ours to execute.
+            if (error instanceof RunBusyError) return false;
+            log(`run ${id} failed: ${(error as Error).message}`);
+            return true;
+          })
+          .then((executed) => {
             active.delete(id);
-            schedule(0);
+            // A slot freed by a finished run is filled at once; a run someone else holds is looked at again only at
+            // the next regular poll, not in a tight loop.
+            if (executed) schedule(0);
           });
         active.set(id, execution);
-        if (status === "running") log(`run ${id}: resuming after a restart`);
       }
     } catch (error) {
       log(`run worker: ${(error as Error).message}`);

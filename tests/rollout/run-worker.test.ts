@@ -1,7 +1,7 @@
 // The dashboard's worker: queued runs are claimed from the database, runs left "running" by a dead
 // process are resumed, runs a live process holds are left alone, and retrying failed items reruns only those.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, queueRunForResume, retryFailedItems } from "@/lib/db";
+import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
 import { executeRun, startRunWorker, type RunWorker } from "@/lib/rollout";
 import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
@@ -64,10 +64,24 @@ describe("run worker", () => {
   it("leaves alone a run whose lease a live process holds", async () => {
     const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL });
     await t.db.run.update({ where: { id: run.id }, data: { status: "running", workerId: `${(await import("node:os")).hostname()}:${process.pid}:other`, heartbeatAt: new Date() } });
-    worker = startRunWorker({ db: t.db, pollMs: 20, log: () => {} });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logs: string[] = [];
+    worker = startRunWorker({ db: t.db, pollMs: 50, log: (line) => logs.push(line) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.stats().requests).toBe(0);
     expect((await getRun(t.db, run.id)).status).toBe("running");
+    // Looked at once per poll, quietly: not re-polled at once in a loop, nor logged as a resume it never made.
+    expect(logs).toEqual([]);
+  });
+
+  it("never takes a run that finished or was cancelled after it was listed", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL });
+    await t.db.run.update({ where: { id: run.id }, data: { status: "cancelled" } });
+    // What the worker does with a run it listed as queued a moment earlier.
+    await expect(executeRun(t.db, run.id, { model: fastModel(server.baseURL), claimableStatuses: ["queued", "running"] })).rejects.toBeInstanceOf(RunBusyError);
+    expect((await getRun(t.db, run.id)).status).toBe("cancelled");
+    expect(server.stats().requests).toBe(0);
+    // An explicit resume (the CLI's) still may.
+    expect((await executeRun(t.db, run.id, { model: fastModel(server.baseURL) })).status).toBe("completed");
   });
 });
 
