@@ -7,6 +7,7 @@
  *   npm run bench:export [-- --items N]
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { get } from "node:http";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db";
 import { makeItemResults, writeGeneratedRun } from "../tests/support/item-fixtures";
@@ -56,24 +57,32 @@ interface Download {
   peakRss: number;
 }
 
-/** Downloads one export to the end, sampling the server's RSS every 20 ms. */
+/**
+ * Downloads one export to the end over a fresh connection, sampling the server's RSS every 20 ms. Not fetch: its
+ * pool would reuse the socket of the readiness check, which the server closed while the fill kept this process busy.
+ */
 async function download(url: string, pid: number): Promise<Download> {
   let peakRss = rssOf(pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(pid))), 20);
   const t0 = performance.now();
-  const response = await fetch(url);
-  const reader = response.body!.getReader();
   let ttfbMs = 0;
   let bytes = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    if (!ttfbMs) ttfbMs = performance.now() - t0;
-    bytes += value.byteLength;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      get(url, { agent: false }, (response) => {
+        if (response.statusCode !== 200) reject(new Error(`${url}: HTTP ${response.statusCode}`));
+        response.on("data", (chunk: Buffer) => {
+          if (!ttfbMs) ttfbMs = performance.now() - t0;
+          bytes += chunk.byteLength;
+        });
+        response.on("end", resolve);
+        response.on("error", reject);
+      }).on("error", reject);
+    });
+  } finally {
+    clearInterval(sampler);
   }
-  const totalMs = performance.now() - t0;
-  clearInterval(sampler);
-  return { ttfbMs, totalMs, bytes, peakRss: Math.max(peakRss, rssOf(pid)) };
+  return { ttfbMs, totalMs: performance.now() - t0, bytes, peakRss: Math.max(peakRss, rssOf(pid)) };
 }
 
 /**

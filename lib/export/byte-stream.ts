@@ -13,6 +13,8 @@ export function textChunksToStream(chunks: AsyncGenerator<string>): ReadableStre
           if (done) controller.close();
           else if (value) controller.enqueue(encoder.encode(value));
         } catch (error) {
+          // The response has started, so no status can say it failed: the client sees a cut connection; say why here.
+          process.stderr.write(`skillboard: a download stopped part-way: ${(error as Error).message}\n`);
           controller.error(error);
         }
       },
