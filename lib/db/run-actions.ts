@@ -17,7 +17,8 @@ export async function queueRunForResume(db: Db, runId: number): Promise<RunRecor
 
 /**
  * Forgets the run's errors and timeouts (their rows and conversations) and queues the run, so only those
- * items run again. Counters, running sums and the order of completion are rebuilt from the rows that stay.
+ * items run again. Counters, running sums and the order of completion are rebuilt from the rows that stay; what was
+ * spent (tokens, retried and rate-limited calls) stays counted, since those calls were made and paid for.
  */
 export async function retryFailedItems(db: Db, runId: number): Promise<{ run: RunRecord; removed: number }> {
   const run = await getRun(db, runId);
@@ -39,7 +40,7 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
     const totals = await tx.runResult.aggregate({
       where: { runId },
       _count: { _all: true },
-      _sum: { em: true, f1: true, subEm: true, promptTokens: true, completionTokens: true, latencyMs: true, retries: true, rateLimited: true },
+      _sum: { em: true, f1: true, subEm: true, latencyMs: true },
     });
     const agentOk = await tx.runResult.count({ where: { runId, agentOk: true } });
     await tx.run.update({
@@ -48,8 +49,7 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
         status: "queued", error: null, finishedAt: null,
         nDone: totals._count._all, emSum: totals._sum.em ?? 0, f1Sum: totals._sum.f1 ?? 0, subEmSum: totals._sum.subEm ?? 0,
         nAgentOk: agentOk, nErrors: 0, nTimeouts: 0,
-        promptTokens: totals._sum.promptTokens ?? 0, completionTokens: totals._sum.completionTokens ?? 0,
-        latencyMsSum: totals._sum.latencyMs ?? 0, retries: totals._sum.retries ?? 0, rateLimited: totals._sum.rateLimited ?? 0,
+        latencyMsSum: totals._sum.latencyMs ?? 0,
       },
     });
     return itemIds.length;

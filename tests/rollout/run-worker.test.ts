@@ -88,20 +88,24 @@ describe("run worker", () => {
 describe("retry failed items and resume", () => {
   it("reruns only the errors and timeouts, and rebuilds counters, order and the curve", async () => {
     server.setOptions({ faults: faultAlways(/number [357]\?/, { kind: "status", status: 500 }) });
-    const run = await createStoredRun(t.db, { items: makeItems(10, (i) => i === 0), baseURL: server.baseURL, settings: { maxRetries: 0 } });
-    const first = await executeRun(t.db, run.id, { model: fastModel(server.baseURL, { maxRetries: 0 }) });
-    expect(first).toMatchObject({ status: "completed", nErrors: 3, nDone: 10 });
+    const run = await createStoredRun(t.db, { items: makeItems(10, (i) => i === 0), baseURL: server.baseURL, settings: { maxRetries: 2 } });
+    const first = await executeRun(t.db, run.id, { model: fastModel(server.baseURL, { maxRetries: 2 }) });
+    expect(first).toMatchObject({ status: "completed", nErrors: 3, nDone: 10, retries: 6 });
+    expect(first.promptTokens).toBeGreaterThan(0);
     expect((await getFailureReasons(t.db, first))[0]).toMatchObject({ count: 3 });
 
     const { removed } = await retryFailedItems(t.db, run.id);
     expect(removed).toBe(3);
     const queued = await getRun(t.db, run.id);
     expect(queued).toMatchObject({ status: "queued", nDone: 7, nErrors: 0, emSum: 6 });
+    // The calls already made stay counted: 3 items × 2 retries, and every token.
+    expect(queued).toMatchObject({ retries: 6, promptTokens: first.promptTokens, completionTokens: first.completionTokens });
 
     server.setOptions({ faults: undefined });
     server.requests.length = 0;
     const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
-    expect(done).toMatchObject({ status: "completed", nDone: 10, nErrors: 0, emSum: 9 });
+    expect(done).toMatchObject({ status: "completed", nDone: 10, nErrors: 0, emSum: 9, retries: 6 });
+    expect(done.promptTokens).toBeGreaterThan(first.promptTokens);
     expect(server.requests).toHaveLength(3);
     const rows = [];
     for await (const page of iterateRunResultPages(t.db, run.id)) rows.push(...page);
