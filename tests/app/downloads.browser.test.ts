@@ -108,6 +108,8 @@ describe("downloads (browser)", () => {
       const configuration = page.locator("section", { has: page.getByRole("heading", { name: "Configuration" }) });
       expect(await configuration.innerText()).toContain("does not record the model or the settings");
       expect(await configuration.innerText()).not.toContain("Concurrency");
+      const tokens = page.locator("section", { has: page.getByRole("heading", { name: "Tokens used" }) });
+      expect(await tokens.innerText()).toContain("Not recorded: the imported file carries no token counts");
       await screenshot(page, "imported-run");
       expect(errors).toEqual([]);
     } finally {

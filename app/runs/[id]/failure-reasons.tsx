@@ -27,6 +27,15 @@ export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
 }
 
 export function TokenUsage({ run, stats }: { run: RunSummary; stats: LiveStats }) {
+  // The seed's results.jsonl carries no usage: zeros there would read as "free", not as "unknown".
+  if (run.source === "imported" && run.promptTokens + run.completionTokens === 0) {
+    return (
+      <section className={`card ${styles.fixedCard}`}>
+        <h2>Tokens used</h2>
+        <p className="muted">Not recorded: the imported file carries no token counts, latencies or retries.</p>
+      </section>
+    );
+  }
   const rows: [string, string][] = [
     ["Prompt tokens", formatCount(run.promptTokens)],
     ["Completion tokens", formatCount(run.completionTokens)],
