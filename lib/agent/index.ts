@@ -1,3 +1,4 @@
+export * from "./agent-group-file";
 export * from "./capped-output";
 export * from "./command";
 export * from "./config";

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { forgetAgentGroup, recordAgentGroup } from "./agent-group-file";
 import { CappedOutput, type CapturedText } from "./capped-output";
 
 export interface RunAgentProcessOptions {
@@ -14,6 +15,8 @@ export interface RunAgentProcessOptions {
   outputCapBytes: number;
   /** Called synchronously as an abort kills the group, with what was captured until then. */
   onAborted?(snapshot: AgentProcessResult): void;
+  /** Where the group id is recorded while the agent runs (see agent-group-file.ts). */
+  groupFile?: string;
 }
 
 export interface AgentProcessResult {
@@ -64,7 +67,10 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
     // Next's types make NODE_ENV a required member of ProcessEnv; the agent gets only what it is given.
     const child: ChildProcess = spawn(program, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, detached: true, stdio });
     const pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
+    if (pid !== undefined) {
+      liveGroups.add(pid);
+      if (options.groupFile) recordAgentGroup(options.groupFile, pid);
+    }
     let killedFor: "timeout" | "aborted" | null = null;
     let exit: { code: number | null; signal: string | null } | null = null;
     let settled = false;
@@ -85,6 +91,7 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
       clearTimeout(graceTimer);
       options.signal?.removeEventListener("abort", onAbort);
       if (pid !== undefined) liveGroups.delete(pid);
+      if (options.groupFile) forgetAgentGroup(options.groupFile);
       resolve(result);
     };
     const onAbort = () => {

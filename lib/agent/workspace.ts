@@ -20,6 +20,11 @@ export function itemWorkspaceDirectory(dataDir: string, runId: number, itemId: s
   return join(workspacesDirectory(dataDir, runId), workspaceDirName(itemId));
 }
 
+/** Where the process group of the item's running agent is recorded (lib/agent/agent-group-file.ts). */
+export function itemAgentGroupFile(dataDir: string, runId: number, itemId: string): string {
+  return join(runDirectory(dataDir, runId), "agent-groups", workspaceDirName(itemId));
+}
+
 /** The file `{promptFile}` names: the agent prompt, the same for every item of a run. */
 export function promptFilePath(dataDir: string, runId: number): string {
   return join(runDirectory(dataDir, runId), "agent-prompt.md");

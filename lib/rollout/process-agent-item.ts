@@ -1,6 +1,6 @@
 import {
-  AGENT_PROMPT, DEFAULT_OUTPUT_CAP_BYTES, buildTaskText, expandCommand, itemWorkspaceDirectory, prepareWorkspace, readFinalMessage,
-  removeWorkspace, runAgentProcess, type AgentDefinition, type AgentProcessResult,
+  AGENT_PROMPT, DEFAULT_OUTPUT_CAP_BYTES, buildTaskText, expandCommand, itemAgentGroupFile, itemWorkspaceDirectory, killLeftoverAgentGroup,
+  prepareWorkspace, readFinalMessage, removeWorkspace, runAgentProcess, type AgentDefinition, type AgentProcessResult,
 } from "../agent";
 import { emFailReason, evaluate, evaluationRecord } from "../eval";
 import { buildUserPrompt } from "../prompts";
@@ -48,6 +48,9 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
   const trace = context.trace ?? {};
   const startedAt = new Date();
   const dir = itemWorkspaceDirectory(backend.dataDir, backend.runId, item.id);
+  const groupFile = itemAgentGroupFile(backend.dataDir, backend.runId, item.id);
+  // Resuming after a Skillboard that was killed outright: its agent for this item may still be at work in `dir`.
+  killLeftoverAgentGroup(groupFile, dir);
   const capBytes = agent.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const timeoutS = Math.min(settings.execTimeoutS, agent.timeoutS);
   const conversation: ConversationEntry[] = [];
@@ -90,6 +93,7 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
       signal,
       outputCapBytes: capBytes,
       onAborted: (snapshot) => void (trace.exec = toRecord(snapshot)),
+      groupFile,
     });
     exec = toRecord(result);
     trace.exec = exec;

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { itemWorkspaceDirectory } from "@/lib/agent";
 import { getItemExec, getRun } from "@/lib/db";
-import { AGENTS_CONFIG, allGone, readPids } from "../support/agents";
+import { AGENTS_CONFIG, allGone, processAlive, readPids } from "../support/agents";
 import { runCli, spawnCli } from "../support/cli";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
@@ -92,5 +92,24 @@ describe("run --agent", () => {
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", n: 2 });
     expect(existsSync(pidFiles[0]!)).toBe(false);
+  }, 60_000);
+
+  it("after a kill -9, the resume first ends the agents the dead process left running", async () => {
+    const child = spawnCli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "hang", "--limit", "2"], { databaseUrl: t.url, env: ENV });
+    child.stdin!.end();
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    const pidFiles = ["sq-001", "sq-002"].map((id) => join(itemWorkspaceDirectory(dataDir(), 1, id), "pids.txt"));
+    const pids = (await Promise.all(pidFiles.map((file) => readPids(file, 20_000)))).flat();
+    child.kill("SIGKILL");
+    await exited;
+    // Nothing could stop them: the agents (and what they started) outlive the process that ran them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pids.every(processAlive)).toBe(true);
+
+    await t.db.run.update({ where: { id: 1 }, data: { configJson: JSON.stringify({ ...(await getRun(t.db, 1)).config, model: { backend: "agent", agent: "fake" } }) } });
+    const resumed = await cli(["run", "--resume", "1"]);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "completed", n: 2 });
+    expect(await allGone(pids)).toBe(true);
   }, 60_000);
 });
