@@ -8,6 +8,7 @@ export async function register(): Promise<void> {
   const { seedDemoIfEmpty } = await import("./lib/db/demo");
   const { ensureRunWorker } = await import("./lib/rollout/process-worker");
   const { seeded } = await seedDemoIfEmpty(getDb());
-  if (seeded) process.stderr.write("skillboard: added the demo dataset and skills\n");
+  // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
+  if (seeded) console.error("skillboard: added the demo dataset and skills");
   ensureRunWorker();
 }
