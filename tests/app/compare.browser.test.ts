@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSkillVersion, importDataset, type Db } from "@/lib/db";
 import { createRunFor, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, finishRun, type AppServer } from "../support/app-server";
+import { BUILD_TIMEOUT_MS, executeOrAwaitRun, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
@@ -48,7 +48,7 @@ describe("compare (browser)", () => {
         skillVersionId: version.id,
         config: { model: { backend: "openai", model: "test-model", baseURL: fake.baseURL }, settings: RunSettingsSchema.parse({ concurrency: 4, maxRetries: 0 }) },
       });
-      runIds.push((await finishRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
+      runIds.push((await executeOrAwaitRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
     }
   }, BUILD_TIMEOUT_MS);
 

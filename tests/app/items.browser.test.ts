@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, finishRun, type AppServer } from "../support/app-server";
+import { BUILD_TIMEOUT_MS, executeOrAwaitRun, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
 import { defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
@@ -39,7 +39,7 @@ describe("item explorer (browser)", () => {
     ({ server, db, browser } = app);
     const items = makeItems(ITEMS, (index) => index % 4 === 0).map((item, index) => (index === 9 ? { ...item, id: SPECIAL_ID } : item));
     const run = await createStoredRun(db, { items, baseURL: fake.baseURL, settings: { concurrency: 8, maxRetries: 0 } });
-    runId = (await finishRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
+    runId = (await executeOrAwaitRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {

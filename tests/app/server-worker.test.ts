@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db";
 import { createRunFor, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, finishRun, startAppServer, type AppServer } from "../support/app-server";
+import { BUILD_TIMEOUT_MS, executeOrAwaitRun, startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 let db: Db;
@@ -44,7 +44,7 @@ describe("the server's run worker", () => {
   it("resumes a run a crashed process left running, running only its unfinished items", async () => {
     const run = await demoRun(20);
     // A crashed process on another machine: it finished 20 items, 8 of which we then "lose".
-    await finishRun(db, run.id, { workerId: "elsewhere:1:gone" });
+    await executeOrAwaitRun(db, run.id, { workerId: "elsewhere:1:gone" });
     const lost = (await db.runResult.findMany({ where: { runId: run.id, seq: { gt: 12 } }, select: { itemId: true } })).map((r) => r.itemId);
     await db.runItemConversation.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });
     await db.runResult.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });

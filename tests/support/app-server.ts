@@ -295,7 +295,7 @@ function sleep(ms: number): Promise<void> {
  * Executes a run the test created, unless the app's own worker (which polls for queued runs) claimed it first;
  * then waits for the worker to finish it. Either way the run has ended when this returns.
  */
-export async function finishRun(db: Db, runId: number, options: ExecuteRunOptions, timeoutMs = 60_000): Promise<RunRecord> {
+export async function executeOrAwaitRun(db: Db, runId: number, options: ExecuteRunOptions, timeoutMs = 60_000): Promise<RunRecord> {
   try {
     return await executeRun(db, runId, options);
   } catch (error) {
