@@ -69,7 +69,11 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
     const pid = child.pid;
     if (pid !== undefined) {
       liveGroups.add(pid);
-      if (options.groupFile) recordAgentGroup(options.groupFile, pid);
+      try {
+        if (options.groupFile) recordAgentGroup(options.groupFile, pid);
+      } catch {
+        // Unrecorded, the group only escapes the cleanup after a kill -9 of this process; the agent runs as usual.
+      }
     }
     let killedFor: "timeout" | "aborted" | null = null;
     let exit: { code: number | null; signal: string | null } | null = null;
