@@ -11,8 +11,13 @@ export function recordAgentGroup(groupFile: string, pgid: number): void {
   writeFileSync(groupFile, `${pgid}\n`);
 }
 
+/** Never throws: it runs as an agent ends, where an error would have no one to go to. */
 export function forgetAgentGroup(groupFile: string): void {
-  rmSync(groupFile, { force: true });
+  try {
+    rmSync(groupFile, { force: true });
+  } catch {
+    // A stale record is harmless: it is only acted on for a group still working in the item's workspace.
+  }
 }
 
 /**
