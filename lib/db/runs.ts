@@ -18,12 +18,20 @@ export function toRunRecord(row: Run): RunRecord {
   return { ...rest, status: status as RunStatus, config: RunConfigSchema.parse(JSON.parse(configJson)) };
 }
 
+/**
+ * Stores a new run, queued for a worker; or, with `leaseFor`, already held by that worker id, so that no other
+ * process (a dashboard's worker polling for queued runs) can take it before its creator executes it.
+ */
 export async function createRun(
   db: Db,
-  input: { name?: string | null; datasetId: number; skillVersionId: number; config: RunConfig; systemPrompt: string; itemsTotal: number; model: string },
+  input: {
+    name?: string | null; datasetId: number; skillVersionId: number; config: RunConfig; systemPrompt: string; itemsTotal: number; model: string;
+    leaseFor?: string;
+  },
 ): Promise<RunRecord> {
   const row = await db.run.create({
     data: {
+      ...(input.leaseFor ? { status: "running", workerId: input.leaseFor, heartbeatAt: new Date() } : {}),
       name: input.name ?? null,
       datasetId: input.datasetId,
       skillVersionId: input.skillVersionId,
@@ -64,7 +72,7 @@ export async function claimRun(
   if (expected && !expected.includes(run.status as RunStatus)) {
     throw new RunBusyError(`run ${runId} is ${run.status} now; not claimed`);
   }
-  if (run.status === "running" && run.workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
+  if (run.status === "running" && run.workerId && run.workerId !== workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
     throw new RunBusyError(
       `run ${runId} is being executed by another process (${run.workerId}, last heartbeat ${run.heartbeatAt?.toISOString()})`,
     );

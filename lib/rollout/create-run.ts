@@ -14,18 +14,20 @@ export interface CreateRunInput {
   name?: string | null;
   /** Where the agents file is looked up (SKILLBOARD_CONFIG); process.env by default. */
   env?: EnvSource;
+  /** The worker id that will execute the run at once (the CLI): stored as its lease, so no other process takes it. */
+  leaseFor?: string;
 }
 
 /**
- * Validates and stores a queued run: the configuration snapshot, the exact system prompt and the
- * number of items it covers. Fails early if the chosen backend is not configured.
+ * Validates and stores a queued run (or one leased to `leaseFor`): the configuration snapshot, the exact system
+ * prompt and the number of items it covers. Fails early if the chosen backend is not configured.
  */
 export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRecord> {
   const config = RunConfigSchema.parse(input.config);
   const [skill, dataset] = await Promise.all([getSkillVersion(db, input.skillVersionId), getDataset(db, input.datasetId)]);
   const items = selectItems(await getDatasetItems(db, dataset.id), config.settings);
   if (items.length === 0) throw new Error(`dataset ${dataset.id} has no items to run`);
-  const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal: items.length };
+  const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal: items.length, leaseFor: input.leaseFor };
   if (config.model.backend === "agent") {
     // Only agents in the server's config file can run; the stored "system prompt" is the SKILL.md, as in the seed.
     const agent = resolveRunAgent(config.model, input.env);

@@ -4,9 +4,9 @@
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addSkillVersion, importDataset, type Db } from "@/lib/db";
-import { createRunFor, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, executeOrAwaitRun, type AppServer } from "../support/app-server";
+import { addSkillVersion, importDataset, newWorkerId, type Db } from "@/lib/db";
+import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
@@ -43,12 +43,15 @@ describe("compare (browser)", () => {
     const dataset = await importDataset(db, { name: "compare set", fileName: "compare.jsonl", format: "jsonl", hash: "compare-test", items: makeItems(ITEMS) });
     for (const content of [INITIAL, TRAINED]) {
       const { version } = await addSkillVersion(db, { name: "compare-skill", content });
+      // Leased to this process as it is created, so the app's worker leaves it to us.
+      const workerId = newWorkerId();
       const run = await createRunFor(db, {
         datasetId: dataset.id,
         skillVersionId: version.id,
         config: { model: { backend: "openai", model: "test-model", baseURL: fake.baseURL }, settings: RunSettingsSchema.parse({ concurrency: 4, maxRetries: 0 }) },
+        leaseFor: workerId,
       });
-      runIds.push((await executeOrAwaitRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
+      runIds.push((await executeRun(db, run.id, { workerId, model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
     }
   }, BUILD_TIMEOUT_MS);
 

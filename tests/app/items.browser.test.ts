@@ -3,8 +3,9 @@
 // <img onerror>) is shown as text and never runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, executeOrAwaitRun, type AppServer } from "../support/app-server";
+import { newWorkerId, type Db } from "@/lib/db";
+import { executeRun } from "@/lib/rollout";
+import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
 import { defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
@@ -38,8 +39,10 @@ describe("item explorer (browser)", () => {
     app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
     ({ server, db, browser } = app);
     const items = makeItems(ITEMS, (index) => index % 4 === 0).map((item, index) => (index === 9 ? { ...item, id: SPECIAL_ID } : item));
-    const run = await createStoredRun(db, { items, baseURL: fake.baseURL, settings: { concurrency: 8, maxRetries: 0 } });
-    runId = (await executeOrAwaitRun(db, run.id, { model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
+    // Leased to this process as it is created, so the app's worker leaves it to us.
+    const workerId = newWorkerId();
+    const run = await createStoredRun(db, { items, baseURL: fake.baseURL, settings: { concurrency: 8, maxRetries: 0 }, leaseFor: workerId });
+    runId = (await executeRun(db, run.id, { workerId, model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -2,8 +2,8 @@
 // "running" is resumed without anyone asking, keeping its finished items; a queued run is picked up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db";
-import { createRunFor, RunSettingsSchema } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, executeOrAwaitRun, startAppServer, type AppServer } from "../support/app-server";
+import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
+import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;
 let db: Db;
@@ -33,18 +33,19 @@ async function waitUntilCompleted(runId: number): Promise<{ status: string; nDon
 }
 
 // The demo (dataset 1, skill "searchqa" v1 and v2) is seeded when the server first starts.
-const demoRun = (limit: number) =>
+const demoRun = (limit: number, leaseFor?: string) =>
   createRunFor(db, {
     datasetId: 1,
     skillVersionId: 2,
     config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({ limit }) },
+    leaseFor,
   });
 
 describe("the server's run worker", () => {
   it("resumes a run a crashed process left running, running only its unfinished items", async () => {
-    const run = await demoRun(20);
-    // A crashed process on another machine: it finished 20 items, 8 of which we then "lose".
-    await executeOrAwaitRun(db, run.id, { workerId: "elsewhere:1:gone" });
+    // A crashed process on another machine: it took the run at once, finished 20 items, 8 of which we then "lose".
+    const run = await demoRun(20, "elsewhere:1:gone");
+    await executeRun(db, run.id, { workerId: "elsewhere:1:gone" });
     const lost = (await db.runResult.findMany({ where: { runId: run.id, seq: { gt: 12 } }, select: { itemId: true } })).map((r) => r.itemId);
     await db.runItemConversation.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });
     await db.runResult.deleteMany({ where: { runId: run.id, itemId: { in: lost } } });

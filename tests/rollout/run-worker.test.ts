@@ -1,7 +1,7 @@
 // The dashboard's worker: queued runs are claimed from the database, runs left "running" by a dead
 // process are resumed, runs a live process holds are left alone, and retrying failed items reruns only those.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
+import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, newWorkerId, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
 import { executeRun, startRunWorker, type RunWorker } from "@/lib/rollout";
 import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
@@ -71,6 +71,17 @@ describe("run worker", () => {
     expect((await getRun(t.db, run.id)).status).toBe("running");
     // Looked at once per poll, quietly: not re-polled at once in a loop, nor logged as a resume it never made.
     expect(logs).toEqual([]);
+  });
+
+  it("leaves a run created for a process (the CLI) to that process, which then executes it", async () => {
+    const workerId = newWorkerId();
+    const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL, leaseFor: workerId });
+    expect(run.status).toBe("running");
+    worker = startRunWorker({ db: t.db, pollMs: 20, log: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.stats().requests).toBe(0);
+    expect((await executeRun(t.db, run.id, { workerId, model: fastModel(server.baseURL) })).status).toBe("completed");
+    expect(server.stats().requests).toBe(3);
   });
 
   it("never takes a run that finished or was cancelled after it was listed", async () => {

@@ -16,8 +16,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getRun, RunBusyError, type Db, type RunRecord } from "@/lib/db";
-import { executeRun, type ExecuteRunOptions } from "@/lib/rollout";
 
 const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NEXT_BIN = join(PROJECT_ROOT, "node_modules", ".bin", "next");
@@ -289,23 +287,4 @@ async function waitForPortFree(port: number): Promise<void> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * Executes a run the test created, unless the app's own worker (which polls for queued runs) claimed it first;
- * then waits for the worker to finish it. Either way the run has ended when this returns.
- */
-export async function executeOrAwaitRun(db: Db, runId: number, options: ExecuteRunOptions, timeoutMs = 60_000): Promise<RunRecord> {
-  try {
-    return await executeRun(db, runId, options);
-  } catch (error) {
-    if (!(error instanceof RunBusyError)) throw error;
-  }
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(db, runId);
-    if (run.status !== "queued" && run.status !== "running") return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} is still ${run.status} after ${timeoutMs} ms in the app's worker`);
-    await sleep(100);
-  }
 }

@@ -3,11 +3,10 @@
  * hundred characters with an <answer> tag, scored by the real evaluator, with a realistic mix of correct answers,
  * near misses (sub-EM, partial F1), wrong answers, model errors (a few messages) and timeouts. Deterministic per seed.
  */
-import { hostname } from "node:os";
-import { addSkillVersion, importDataset, ResultWriter, type Db } from "@/lib/db";
+import { addSkillVersion, createRun, importDataset, newWorkerId, ResultWriter, type Db } from "@/lib/db";
 import { emFailReason, evaluate, evaluationRecord } from "@/lib/eval";
 import { buildUserPrompt } from "@/lib/prompts";
-import { RunConfigSchema } from "@/lib/rollout";
+import { RunSettingsSchema } from "@/lib/rollout";
 import { itemStatusOf, type ItemResult } from "@/lib/rollout/types";
 import { seededRandom } from "@/lib/stats/random";
 
@@ -109,15 +108,13 @@ export async function writeGeneratedRun(
       items: [{ id: "stub", question: "stub?", context: "", answers: ["stub"] }],
     })).id;
   const { version } = await addSkillVersion(db, { name: `generated-${Math.random()}`, content: "Answer briefly." });
-  // Stored as "running" under this process's lease from its first moment, never "queued": an app server on the
-  // same database polls for queued runs, and would otherwise try to execute this one while we fill it.
-  const config = RunConfigSchema.parse({ model: { backend: "openai", model: "generated-model" }, settings: {} });
-  const run = await db.run.create({
-    data: {
-      datasetId, skillVersionId: version.id, itemsTotal: results.length, backend: "openai", model: "generated-model",
-      systemPrompt: "You are an expert question answering agent.", configJson: JSON.stringify(config),
-      status: "running", workerId: `${hostname()}:${process.pid}:fixture`, heartbeatAt: new Date(), startedAt: new Date(),
-    },
+  // Leased to this process from its first moment, never "queued": an app server on the same database polls for
+  // queued runs, and would otherwise try to execute this one while we fill it.
+  const run = await createRun(db, {
+    datasetId, skillVersionId: version.id, itemsTotal: results.length, model: "generated-model",
+    systemPrompt: "You are an expert question answering agent.",
+    config: { model: { backend: "openai", model: "generated-model" }, settings: RunSettingsSchema.parse({}) },
+    leaseFor: newWorkerId(),
   });
   const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } });
   for (const [index, result] of results.entries()) {

@@ -18,7 +18,7 @@ export function makeItems(count: number, wrong: (index: number) => boolean = () 
 
 export async function createStoredRun(
   db: Db,
-  input: { items: DatasetItem[]; baseURL: string; settings?: Partial<RunSettings>; skill?: string; model?: string },
+  input: { items: DatasetItem[]; baseURL: string; settings?: Partial<RunSettings>; skill?: string; model?: string; leaseFor?: string },
 ) {
   const dataset = await importDataset(db, { name: "test", fileName: "test.jsonl", format: "jsonl", hash: `h${Math.random()}`, items: input.items });
   const { version } = await addSkillVersion(db, { name: `skill-${Math.random()}`, content: input.skill ?? "Answer with the passage title." });
@@ -26,6 +26,7 @@ export async function createStoredRun(
     datasetId: dataset.id,
     skillVersionId: version.id,
     config: { model: { backend: "openai", model: input.model ?? "test-model", baseURL: input.baseURL }, settings: RunSettingsSchema.parse(input.settings ?? {}) },
+    leaseFor: input.leaseFor,
   });
 }
 

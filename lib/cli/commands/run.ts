@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { AgentConfigError } from "../../agent/config";
-import type { Db, RunRecord } from "../../db";
+import { newWorkerId, type Db, type RunRecord } from "../../db";
 import { defaultBackend, redactBaseURL } from "../../config/env";
 import { createRunFor, executeRun, formatRolloutEvent, RunSettingsSchema, type RunConfig } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
@@ -36,7 +36,9 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   const { values } = parseArgs({ args, options: OPTIONS });
   // `run <id> started` must be the first stderr line (scripts read the id from it), so notices wait.
   const notices: string[] = [];
-  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values, notices)).id;
+  // A new run is created already leased to this process, so a dashboard's worker on the same database cannot take it.
+  const workerId = newWorkerId();
+  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values, notices, workerId)).id;
   logLine(`run ${runId} started`);
   notices.forEach(logLine);
 
@@ -50,7 +52,7 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   const started = performance.now();
   let run: RunRecord;
   try {
-    run = await executeRun(db(), runId, { signal: interrupt.signal, onEvent: (event) => logLine(formatRolloutEvent(event)) });
+    run = await executeRun(db(), runId, { workerId, signal: interrupt.signal, onEvent: (event) => logLine(formatRolloutEvent(event)) });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -68,7 +70,7 @@ const OPTION_FOR_SETTING: Record<string, string> = {
   maxCompletionTokens: "max-completion-tokens", temperature: "temperature", diagnosticInstruction: "diagnostic-instruction",
 };
 
-async function createFromOptions(db: Db, values: RunOptionValues, notices: string[]): Promise<RunRecord> {
+async function createFromOptions(db: Db, values: RunOptionValues, notices: string[], leaseFor: string): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
   if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
   const backend = values.backend ?? (values.agent !== undefined ? "agent" : values["base-url"] ? "openai" : defaultBackend());
@@ -111,7 +113,7 @@ async function createFromOptions(db: Db, values: RunOptionValues, notices: strin
   };
   if (backend === "baseline") notice("backend: offline extractive baseline (no language model)");
   try {
-    return await createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name });
+    return await createRunFor(db, { datasetId: dataset.id, skillVersionId: skill.id, config, name: values.name, leaseFor });
   } catch (error) {
     // A name the config does not declare, or a config with a mistake: the user's input to fix (exit 2).
     if (error instanceof AgentConfigError) throw new CliInputError(`--agent: ${error.message}`);
