@@ -4,7 +4,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getDb } = await import("./lib/db/client");
+  const { getDb } = await import("./lib/db");
   const { seedDemoIfEmpty } = await import("./lib/db/demo");
   const { ensureRunWorker } = await import("./lib/rollout/process-worker");
   const { seeded } = await seedDemoIfEmpty(getDb());

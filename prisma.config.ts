@@ -1,6 +1,6 @@
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { resolveDatabaseUrl } from "./lib/db/database-url";
+import { resolveDatabaseUrl } from "./lib/db";
 
 // Prisma 6.19 with the JS engine and the better-sqlite3 adapter: no engine binaries are downloaded.
 export default defineConfig({

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { getDb, listDatasets, listRunViews, listSkillViews } from "@/lib/db";
+import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
 import { FirstRunHint, GettingStarted } from "./_home/getting-started";
 import styles from "./_home/home.module.css";
 import { RecentRuns } from "./_home/recent-runs";
@@ -11,7 +11,7 @@ const RECENT_RUNS = 10;
 
 export default async function HomePage() {
   const db = getDb();
-  const [runs, datasets, skills] = await Promise.all([listRunViews(db), listDatasets(db), listSkillViews(db)]);
+  const [runs, datasets, skills] = await Promise.all([listRunsWithNames(db), listDatasets(db), listSkillViews(db)]);
   const isEmpty = datasets.length === 0 && skills.length === 0;
   return (
     <>

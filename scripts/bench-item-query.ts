@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { getItemNeighbours, openDatabase, queryRunItems } from "../lib/db";
-import { parseItemQuery, type ItemQuery } from "../lib/rollout/item-query";
+import { parseItemQuery, type ItemQuery } from "../lib/runs/item-query";
 import { ERROR_MESSAGES, makeItemResults, writeGeneratedRun } from "../tests/support/item-fixtures";
 
 const { values } = parseArgs({ options: { items: { type: "string", default: "100000" }, reps: { type: "string", default: "60" } } });

@@ -17,7 +17,8 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import OpenAI from "openai";
 import { addSkillVersion, importDataset, openDatabase } from "../lib/db";
-import { createRunFor, executeRun, RunSettingsSchema } from "../lib/rollout";
+import { createRunFor, executeRun } from "../lib/rollout";
+import { RunSettingsSchema } from "../lib/runs";
 import { makeItems } from "../tests/support/rollout-fixtures";
 
 const { values } = parseArgs({

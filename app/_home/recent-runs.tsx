@@ -1,10 +1,10 @@
 import Link from "next/link";
-import type { RunSummaryView } from "@/lib/db";
+import type { RunWithNames } from "@/lib/db";
 import { formatCount, formatScore } from "../_components/format";
 import styles from "./home.module.css";
 
 /** The latest runs, newest first, with their scores so far. */
-export function RecentRuns({ runs }: { runs: RunSummaryView[] }) {
+export function RecentRuns({ runs }: { runs: RunWithNames[] }) {
   return (
     <table aria-label="Recent runs">
       <thead>

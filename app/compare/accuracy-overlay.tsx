@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { CurvePoint } from "@/lib/db/run-views";
+import type { CurvePoint } from "@/lib/db";
 import styles from "./compare.module.css";
 
 const COLORS = ["#64748b", "#2855d8", "#18794e", "#c2410c", "#7c3aed", "#be123c", "#0e7490", "#a16207"];

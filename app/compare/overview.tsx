@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { getDb } from "@/lib/db/client";
-import { listRunViews } from "@/lib/db/run-views";
+import { getDb } from "@/lib/db";
+import { listRunsWithNames } from "@/lib/db";
 import { formatDateTime, formatScore, modelLabel } from "../runs/_lib/format";
 import { latestCompletedBySkillVersion } from "../runs/_lib/latest-completed";
 
 /** Skill versions side by side: the latest completed run of each on each dataset. */
 export async function CompareOverview() {
-  const groups = latestCompletedBySkillVersion(await listRunViews(getDb()));
+  const groups = latestCompletedBySkillVersion(await listRunsWithNames(getDb()));
   return (
     <>
       <p className="muted">

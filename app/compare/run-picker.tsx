@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { compareHref, MAX_COMPARED_RUNS, type CompareQuery } from "@/lib/compare/query";
-import type { Db } from "@/lib/db/client";
-import { listRunViews } from "@/lib/db/run-views";
+import type { Db } from "@/lib/db";
+import { listRunsWithNames } from "@/lib/db";
 import { formatScore, modelLabel } from "../runs/_lib/format";
 import styles from "./compare.module.css";
 
 /** Other runs on the same dataset (only those: nothing else pairs item by item), each a link adding it to the selection. */
 export async function RunPicker({ db, query, datasetId }: { db: Db; query: CompareQuery; datasetId: number }) {
-  const candidates = (await listRunViews(db, { datasetId })).filter((run) => !query.runIds.includes(run.id) && run.nDone > 0);
+  const candidates = (await listRunsWithNames(db, { datasetId })).filter((run) => !query.runIds.includes(run.id) && run.nDone > 0);
   if (candidates.length === 0 || query.runIds.length >= MAX_COMPARED_RUNS) return null;
   return (
     <details className={styles.picker} open={query.runIds.length < 2}>

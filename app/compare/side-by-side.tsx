@@ -1,8 +1,8 @@
 import { compareHref, neighboursInGroup, OUTCOME_LABELS, outcomeGroupsOf, wordChanges, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
-import type { Db } from "@/lib/db/client";
-import { getStoredResult } from "@/lib/db/results";
+import type { Db } from "@/lib/db";
+import { getStoredResult } from "@/lib/db";
 import { highlightAnswer, splitAnswerTags, type TextSegment } from "@/lib/eval/answer-highlight";
-import type { StoredItemResult } from "@/lib/rollout/types";
+import type { StoredItemResult } from "@/lib/runs/types";
 import { ItemNav } from "../runs/[id]/items/[itemId]/item-nav";
 import { formatCount, formatLatency, formatScore } from "../runs/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { compareHref, diffSkillTexts, toSplitRows, type CompareQuery, type DiffLine } from "@/lib/compare";
-import type { SkillVersionRecord } from "@/lib/db/skills";
+import type { SkillVersionRecord } from "@/lib/db";
 import styles from "./compare.module.css";
 
 function LineText({ line }: { line: DiffLine }) {

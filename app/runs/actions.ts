@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { getDb } from "@/lib/db/client";
-import { queueRunForResume, retryFailedItems } from "@/lib/db/run-actions";
-import { requestCancel } from "@/lib/db/runs";
+import { getDb } from "@/lib/db";
+import { queueRunForResume, retryFailedItems } from "@/lib/db";
+import { requestCancel } from "@/lib/db";
 import { removeKeptWorkspaces } from "@/lib/rollout/agent-workspaces";
 import { wakeRunWorker } from "@/lib/rollout/process-worker";
 import { actionFailure, type RunActionResult } from "./_lib/action-result";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/lib/db/client";
-import { listDatasets } from "@/lib/db/datasets";
-import { listRunViews } from "@/lib/db/run-views";
-import { listSkillViews } from "@/lib/db/skills";
+import { getDb } from "@/lib/db";
+import { listDatasets } from "@/lib/db";
+import { listRunsWithNames } from "@/lib/db";
+import { listSkillViews } from "@/lib/db";
 import { FilterSelect } from "./filter-select";
 import { ImportResultsForm } from "./import-results-form";
 import { parseRunListQuery, runListHref, sortRunRows, toRunListRow, type RunListQuery } from "./_lib/run-list-query";
@@ -19,7 +19,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const query = parseRunListQuery(await searchParams);
   const db = getDb();
   const [runs, datasets, skills] = await Promise.all([
-    listRunViews(db, { datasetId: query.datasetId, skillId: query.skillId }),
+    listRunsWithNames(db, { datasetId: query.datasetId, skillId: query.skillId }),
     listDatasets(db),
     listSkillViews(db),
   ]);

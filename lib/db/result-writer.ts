@@ -1,6 +1,6 @@
-import type { ItemExecRecord, ItemResult } from "../rollout/types";
+import type { ItemExecRecord, ItemResult } from "../runs/types";
 import type { Db } from "./client";
-import { indexResultsForSearch } from "./item-search";
+import { indexResultsForSearch } from "./explorer-search";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */

@@ -1,6 +1,6 @@
 import type { Db } from "./client";
-import { unindexResultsByStatus } from "./item-search";
-import { getRun, refuseImported, type RunRecord } from "./runs";
+import { unindexResultsByStatus } from "./explorer-search";
+import { getRun, refuseImported, type RunRecord } from "./run-records";
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
 

@@ -1,8 +1,8 @@
-import type { ItemResult } from "../rollout/types";
-import { RunConfigSchema } from "../rollout/run-config";
+import type { ItemResult } from "../runs/types";
+import { RunConfigSchema } from "../runs/run-config";
 import type { Db } from "./client";
 import { ResultWriter } from "./result-writer";
-import { getRun, type RunRecord } from "./runs";
+import { getRun, type RunRecord } from "./run-records";
 
 /** Shown as the run's backend and model: nothing says which model produced an imported file. */
 export const IMPORTED_BACKEND = "imported" as const;

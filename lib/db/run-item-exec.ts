@@ -1,5 +1,5 @@
 import type { RunItemExec } from "../../generated/prisma/client";
-import type { ItemExecRecord } from "../rollout/types";
+import type { ItemExecRecord } from "../runs/types";
 import type { Db } from "./client";
 
 function toRecord(row: RunItemExec): ItemExecRecord {

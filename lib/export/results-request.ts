@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getRun, NotFoundError, type Db } from "../db";
-import { parseItemQuery, withoutPage } from "../rollout/item-query";
+import { parseItemQuery, withoutPage } from "../runs/item-query";
 import { downloadResponse } from "./byte-stream";
 import { attachmentDisposition, downloadFileName } from "./file-names";
 import { buildRunSummary } from "./run-summary";

@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { getItemConversations, iterateRunResultPages, iterateViewResultPages, type Db, type ItemView } from "../db";
-import type { StoredItemResult } from "../rollout/types";
+import type { StoredItemResult } from "../runs/types";
 import { pyJsonDumps } from "./python-json";
 import { toSeedRow } from "./seed-rows";
 

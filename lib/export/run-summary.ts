@@ -1,4 +1,4 @@
-import { getDataset, getRunView, getSkillVersion, type Db } from "../db";
+import { getDataset, getRunWithNames, getSkillVersion, type Db } from "../db";
 
 /**
  * Everything about a run but its items, as one JSON document: the configuration snapshot (which never
@@ -6,7 +6,7 @@ import { getDataset, getRunView, getSkillVersion, type Db } from "../db";
  * their content hashes, so a result can be traced to exactly what produced it.
  */
 export async function buildRunSummary(db: Db, runId: number) {
-  const run = await getRunView(db, runId);
+  const run = await getRunWithNames(db, runId);
   const [dataset, skill] = await Promise.all([getDataset(db, run.datasetId), getSkillVersion(db, run.skillVersionId)]);
   const n = run.nDone;
   const mean = (sum: number) => (n ? sum / n : null);

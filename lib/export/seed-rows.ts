@@ -1,4 +1,4 @@
-import type { StoredItemResult } from "../rollout/types";
+import type { StoredItemResult } from "../runs/types";
 import { PyFloat, type PyJson } from "./python-json";
 
 /**

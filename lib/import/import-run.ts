@@ -5,7 +5,7 @@ import {
   addSkillVersion, deleteDataset, findDatasetByHash, getDataset, getDatasetItems, importDataset, storeImportedRun,
   type DatasetRecord, type Db, type RunRecord,
 } from "../db";
-import type { ItemResult } from "../rollout/types";
+import type { ItemResult } from "../runs/types";
 import type { ImportedResult, ParsedResults } from "./parse-results";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IssueList, type DatasetValidationError } from "../datasets/errors";
-import { itemStatusOf, type ItemResult } from "../rollout/types";
+import { itemStatusOf, type ItemResult } from "../runs/types";
 import { readLines, type LineSource } from "./read-lines";
 
 /**

@@ -3,14 +3,11 @@
  * language model. It gives runs a floor to compare skills against and works fully offline.
  */
 
+import { splitPassages, type Passage } from "../prompts/passages";
+
 export interface QAPrompt {
   context: string;
   question: string;
-}
-
-export interface Passage {
-  title: string;
-  text: string;
 }
 
 export interface ChosenSpan {
@@ -56,19 +53,6 @@ export function parseQAPrompt(message: string): QAPrompt {
     context: (sections.get("context") ?? []).join("\n").trim(),
     question: (sections.get("question") ?? []).join("\n").trim(),
   };
-}
-
-/** SearchQA-style `[DOC] [TLE] title [PAR] text` passages; otherwise blank-line-separated paragraphs. */
-export function splitPassages(context: string): Passage[] {
-  const chunks = /\[(DOC|TLE|PAR)\]/.test(context) ? context.split("[DOC]") : context.split(/\n\s*\n/);
-  const passages: Passage[] = [];
-  for (const chunk of chunks) {
-    const match = /^\s*\[TLE\]([\s\S]*?)(?:\[PAR\]([\s\S]*))?$/.exec(chunk);
-    const title = (match ? match[1] ?? "" : "").trim();
-    const text = (match ? match[2] ?? "" : chunk.replace(/^\s*\[PAR\]/, "")).trim();
-    if (title || text) passages.push({ title, text });
-  }
-  return passages;
 }
 
 export function chooseSpan(prompt: QAPrompt): ChosenSpan | undefined {

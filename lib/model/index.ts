@@ -20,7 +20,7 @@ export {
   type OpenAIChatModelOptions,
 } from "./openai-chat-model";
 export { BASELINE_MODEL_NAME, baselineAnswer, createBaselineChatModel } from "./baseline-chat-model";
-export { chooseSpan, parseQAPrompt, splitPassages, type ChosenSpan, type Passage, type QAPrompt } from "./extractive-reader";
+export { chooseSpan, parseQAPrompt, type ChosenSpan, type QAPrompt } from "./extractive-reader";
 // Creating a model from a run's selection reads the environment; re-exported so callers need one import.
 export {
   createChatModel,
@@ -31,4 +31,4 @@ export {
   type ModelCallSettings,
   type ModelEnvironment,
   type ModelSelection,
-} from "../config/env";
+} from "./environment";

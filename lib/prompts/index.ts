@@ -3,3 +3,4 @@ export { loadPromptTemplate } from "./load-template";
 export { formatTemplate } from "./format-template";
 export { buildSystemPrompt } from "./system-prompt";
 export { type UserPromptInput, buildUserPrompt, buildRefinementPrompt } from "./user-prompt";
+export { splitPassages, type Passage } from "./passages";

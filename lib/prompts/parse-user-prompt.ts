@@ -1,5 +1,5 @@
 import { normalizeAnswer } from "../eval/normalize";
-import { splitPassages, type Passage } from "../model/extractive-reader";
+import { splitPassages, type Passage } from "./passages";
 
 /** A section of the user prompt after the question (diagnostic trace, training readout). */
 export interface PromptSection {

@@ -1,9 +1,9 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AGENT_PROMPT, agentEnvironment, findAgent, loadAgentConfig, promptFilePath, type AgentDefinition } from "../agent";
-import type { EnvSource } from "../config/env";
+import type { EnvSource } from "../model/environment";
 import type { AgentItemBackend } from "./process-agent-item";
-import type { RunConfig } from "./run-config";
+import type { RunConfig } from "../runs/run-config";
 
 /** The agent a run names, from the server's config file as it is now (throws AgentConfigError if it is not there). */
 export function resolveRunAgent(selection: RunConfig["model"], env: EnvSource = process.env): AgentDefinition {

@@ -1,4 +1,4 @@
-import type { ItemResult, RolloutItem } from "./types";
+import type { ItemResult, RolloutItem } from "../runs/types";
 
 /** The seed's _timeout_result: the per-item task timeout fired before the item finished. */
 export function timeoutResult(item: RolloutItem, startedAt: Date, taskTimeoutS: number): ItemResult {

@@ -1,10 +1,10 @@
 import { buildAgentSkillMd } from "../agent/skill-md";
 import { createRun, getDataset, getDatasetItems, getSkillVersion, type Db, type RunRecord } from "../db";
-import type { EnvSource } from "../config/env";
+import type { EnvSource } from "../model/environment";
 import { buildSystemPrompt } from "../prompts";
 import { agentRunModelLabel, resolveRunAgent } from "./agent-backend";
 import { chatModelForRun } from "./run-chat-model";
-import { RunConfigSchema, type RunConfig } from "./run-config";
+import { RunConfigSchema, type RunConfig } from "../runs/run-config";
 import { selectItems } from "./select-items";
 
 export interface CreateRunInput {

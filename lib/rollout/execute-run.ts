@@ -6,7 +6,7 @@ import type { ChatModel } from "../model/types";
 import { chatModelForRun } from "./run-chat-model";
 import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
-import type { RunStatus } from "./types";
+import type { RunStatus } from "../runs/types";
 import { runBatch } from "./run-batch";
 import { selectItems } from "./select-items";
 import { systemicFailureMessage } from "./systemic-failure";

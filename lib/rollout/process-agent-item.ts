@@ -4,8 +4,8 @@ import {
 } from "../agent";
 import { emFailReason, evaluate, evaluationRecord } from "../eval";
 import { buildUserPrompt } from "../prompts";
-import type { RunSettings } from "./run-config";
-import type { ConversationEntry, ItemExecRecord, ItemResult, RolloutItem } from "./types";
+import type { RunSettings } from "../runs/run-config";
+import type { ConversationEntry, ItemExecRecord, ItemResult, RolloutItem } from "../runs/types";
 
 /** What an agent run needs for every item; built once per execution (lib/rollout/agent-backend.ts). */
 export interface AgentItemBackend {

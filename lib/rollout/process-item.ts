@@ -3,8 +3,8 @@ import { FatalModelError, ModelCallError } from "../model";
 import type { CallObserver, CallStats, ChatMessage, ChatModel } from "../model/types";
 import { buildRefinementPrompt, buildUserPrompt } from "../prompts";
 import { processAgentItem, type AgentItemBackend, type ItemTrace } from "./process-agent-item";
-import type { RunSettings } from "./run-config";
-import type { ConversationEntry, ItemResult, RolloutItem } from "./types";
+import type { RunSettings } from "../runs/run-config";
+import type { ConversationEntry, ItemResult, RolloutItem } from "../runs/types";
 
 export interface ProcessItemContext {
   /** The chat path's model; not needed when `agent` is given. */

@@ -1,4 +1,4 @@
-import type { ItemResult } from "./types";
+import type { ItemResult } from "../runs/types";
 
 export type RolloutEvent =
   | { kind: "resuming"; done: number; total: number }

@@ -4,8 +4,8 @@ import type { ChatModel } from "../model/types";
 import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
 import type { AgentItemBackend, ItemTrace } from "./process-agent-item";
 import { processItem } from "./process-item";
-import { effectiveTaskTimeoutS, type RunSettings } from "./run-config";
-import type { ItemResult, RolloutItem } from "./types";
+import { effectiveTaskTimeoutS, type RunSettings } from "../runs/run-config";
+import type { ItemResult, RolloutItem } from "../runs/types";
 
 /** Calls under way right now, how many of them are waiting to retry, and how many of those were rate-limited. */
 export interface LiveGauges {

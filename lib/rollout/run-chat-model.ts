@@ -1,5 +1,5 @@
 import { createChatModel, type ChatModel } from "../model";
-import type { RunConfig } from "./run-config";
+import type { RunConfig } from "../runs/run-config";
 
 /** The chat model a run's configuration calls: its backend and model, its call timeout and retries. */
 export function chatModelForRun(config: RunConfig): ChatModel {

@@ -1,5 +1,5 @@
 import { seededRandom } from "../stats/random";
-import type { RunSettings } from "./run-config";
+import type { RunSettings } from "../runs/run-config";
 
 /**
  * The items a run covers, in dataset order: the first `limit`, or a seeded random sample.

@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { itemWorkspaceDirectory } from "@/lib/agent";
-import { addSkillVersion, getRun, importDataset, listRuns } from "@/lib/db";
+import { addSkillVersion, getRun, importDataset, listRunRecords } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
 import { describeBackends } from "@/app/runs/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
@@ -62,7 +62,7 @@ describe("the agent backend in the New run form", () => {
   it("stores a queued agent run with the agent's name, model and keep-workspaces choice", async () => {
     const result = await startRunFromForm(t.db, form({ model: "m2", keepWorkspaces: "on" }), ENV);
     expect(result).toEqual({ ok: true, runId: expect.any(Number) });
-    const [run] = await listRuns(t.db);
+    const [run] = await listRunRecords(t.db);
     expect(run).toMatchObject({ backend: "agent", model: "fake/m2", status: "queued" });
     expect(run!.config.model).toEqual({ backend: "agent", agent: "fake", model: "m2", keepWorkspaces: true });
     expect(run!.systemPrompt).toMatch(/^---\nname: "skillopt-target"\n/);
@@ -83,7 +83,7 @@ describe("the agent backend in the New run form", () => {
     expect((await startRunFromForm(t.db, form({ model: "a b" }), ENV)).ok).toBe(false);
     const unconfigured = await startRunFromForm(t.db, form({}), {});
     expect(unconfigured.ok ? "" : unconfigured.fieldErrors.backend).toMatch(/^Agent \(command line\) is not configured on this server/);
-    expect(await listRuns(t.db)).toEqual([]);
+    expect(await listRunRecords(t.db)).toEqual([]);
   });
 });
 

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSkillVersion, importDataset, newWorkerId, type Db } from "@/lib/db";
-import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
+import { createRunFor, executeRun } from "@/lib/rollout";
+import { RunSettingsSchema } from "@/lib/runs";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRun, listRuns, queryRunItems, type Db } from "@/lib/db";
+import { getRun, listRunRecords, queryRunItems, type Db } from "@/lib/db";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
@@ -76,7 +76,7 @@ describe("downloads (browser)", () => {
       const lines = text.trimEnd().split("\n");
       lines[2] = lines[2]!.replace(/"em": [0-9.]+/, '"em": "high"');
       writeFileSync(brokenFile, `${lines.join("\n")}\n`);
-      const runsBefore = (await listRuns(db!)).length;
+      const runsBefore = (await listRunRecords(db!)).length;
 
       await page.goto(`${server!.baseURL}/runs`);
       const form = page.getByRole("form", { name: "Import results" });
@@ -86,7 +86,7 @@ describe("downloads (browser)", () => {
       const alert = form.getByRole("alert");
       await expect.poll(() => alert.innerText(), { timeout: 15_000 }).toMatch(/line 3/);
       expect(await alert.innerText()).toMatch(/\bem\b/);
-      expect((await listRuns(db!)).length).toBe(runsBefore);
+      expect((await listRunRecords(db!)).length).toBe(runsBefore);
       // The refused upload is the one failed request the browser saw.
       expect(errors.splice(0)).toEqual([expect.stringMatching(/status of 400 .*\/api\/runs\/import\?fileName=broken\.jsonl/)]);
 

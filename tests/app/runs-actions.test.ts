@@ -2,7 +2,7 @@
 // (400/404 JSON, or a message for the page) and changes nothing. They use the process's database
 // (getDb), pointed here at a fresh test database before its first use.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addSkillVersion, getDb, importDataset, listRuns } from "@/lib/db";
+import { addSkillVersion, getDb, importDataset, listRunRecords } from "@/lib/db";
 import { GET } from "@/app/api/runs/[id]/live/route";
 import { cancelRunAction, resumeRunAction, retryFailedItemsAction, runAgainAction, startRunAction } from "@/app/runs/actions";
 import { startRunFromForm } from "@/app/runs/_lib/start-run-form";
@@ -78,10 +78,10 @@ describe("run actions", () => {
   });
 
   it("start run: returns field errors for an empty form and stores nothing", async () => {
-    const before = (await listRuns(t.db)).length;
+    const before = (await listRunRecords(t.db)).length;
     const result = await startRunAction(null, new FormData());
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.fieldErrors).toMatchObject({ datasetId: "Choose a dataset", concurrency: "Concurrency is required" });
-    expect((await listRuns(t.db)).length).toBe(before);
+    expect((await listRunRecords(t.db)).length).toBe(before);
   });
 });

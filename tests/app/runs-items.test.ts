@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRunItems } from "@/app/runs/_lib/items-payload";
 import { backToTableHref, explorerHref, itemHref } from "@/app/runs/_lib/item-links";
-import { parseItemQuery } from "@/lib/rollout/item-query";
+import { parseItemQuery } from "@/lib/runs/item-query";
 import { makeItemResults, writeGeneratedRun } from "../support/item-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 

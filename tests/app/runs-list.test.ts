@@ -1,14 +1,14 @@
 // The runs table's URL state and sorting, and the Compare page's "latest completed run per skill version".
 import { describe, expect, it } from "vitest";
-import type { RunSummaryView } from "@/lib/db";
-import { RunConfigSchema } from "@/lib/rollout";
+import type { RunWithNames } from "@/lib/db";
+import { RunConfigSchema } from "@/lib/runs";
 import { latestCompletedBySkillVersion } from "@/app/runs/_lib/latest-completed";
 import { niceTicks } from "@/app/runs/_lib/nice-ticks";
 import { parseRunListQuery, sortHref, sortRunRows, toRunListRow } from "@/app/runs/_lib/run-list-query";
 
 const T0 = new Date("2026-03-01T10:00:00Z");
 let nextId = 1;
-function view(overrides: Partial<RunSummaryView> = {}): RunSummaryView {
+function view(overrides: Partial<RunWithNames> = {}): RunWithNames {
   const id = overrides.id ?? nextId++;
   return {
     id, name: null, datasetId: 1, datasetName: "dev", skillVersionId: 10, skillId: 5, skillName: "qa", skillVersion: 1,

@@ -1,7 +1,7 @@
 // The New run form's server side: every bad input comes back as a message on its field and stores nothing;
 // a good one stores a queued run with the settings and the model the form chose.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addSkillVersion, importDataset, listRuns } from "@/lib/db";
+import { addSkillVersion, importDataset, listRunRecords } from "@/lib/db";
 import { startRunFromForm } from "@/app/runs/_lib/start-run-form";
 import { makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -32,7 +32,7 @@ function form(fields: Record<string, string | undefined>): FormData {
 async function expectRejected(fields: Record<string, string | undefined>, env: Record<string, string> = OPENAI_ENV) {
   const result = await startRunFromForm(t.db, form(fields), env);
   expect(result.ok).toBe(false);
-  expect(await listRuns(t.db)).toEqual([]);
+  expect(await listRunRecords(t.db)).toEqual([]);
   return result.ok ? {} : result.fieldErrors;
 }
 
@@ -40,7 +40,7 @@ describe("startRunFromForm", () => {
   it("stores a queued run with the chosen settings, model and the server's redacted base URL", async () => {
     const result = await startRunFromForm(t.db, form({ concurrency: "4", selection: "sample", sampleSize: "5", sampleSeed: "7", temperature: "0.2", name: "first" }), OPENAI_ENV);
     expect(result).toEqual({ ok: true, runId: expect.any(Number) });
-    const [run] = await listRuns(t.db);
+    const [run] = await listRunRecords(t.db);
     expect(run).toMatchObject({ status: "queued", name: "first", model: "test-model", backend: "openai", itemsTotal: 5 });
     expect(run?.config.model).toEqual({ backend: "openai", model: "test-model", baseURL: "http://127.0.0.1:9/v1" });
     expect(run?.config.settings).toMatchObject({ concurrency: 4, temperature: 0.2, sample: { size: 5, seed: 7 }, diagnosticMode: false });
@@ -50,7 +50,7 @@ describe("startRunFromForm", () => {
   it("runs the offline baseline with no model configured", async () => {
     const result = await startRunFromForm(t.db, form({ backend: "baseline", selection: "limit", limit: "3" }), {});
     expect(result.ok).toBe(true);
-    expect((await listRuns(t.db))[0]).toMatchObject({ backend: "baseline", itemsTotal: 3 });
+    expect((await listRunRecords(t.db))[0]).toMatchObject({ backend: "baseline", itemsTotal: 3 });
   });
 
   it("names each missing field", async () => {

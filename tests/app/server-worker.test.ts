@@ -2,7 +2,8 @@
 // "running" is resumed without anyone asking, keeping its finished items; a queued run is picked up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db";
-import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
+import { createRunFor, executeRun } from "@/lib/rollout";
+import { RunSettingsSchema } from "@/lib/runs";
 import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
 
 let server: AppServer;

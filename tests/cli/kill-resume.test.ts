@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { getRun, iterateRunResultPages } from "@/lib/db";
-import type { StoredItemResult } from "@/lib/rollout";
+import type { StoredItemResult } from "@/lib/runs";
 import { runCli, spawnCli } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { makeItems } from "../support/rollout-fixtures";

@@ -7,8 +7,8 @@ import {
 } from "@/lib/db";
 import {
   ITEM_FILTERS, ITEM_SORT_KEYS, parseItemQuery, reasonKey, type ItemFilter, type ItemQuery, type ItemSortKey,
-} from "@/lib/rollout/item-query";
-import type { ItemResult } from "@/lib/rollout/types";
+} from "@/lib/runs/item-query";
+import type { ItemResult } from "@/lib/runs/types";
 import { makeItemResults, writeGeneratedRun } from "../support/item-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 

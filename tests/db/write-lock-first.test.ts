@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFilePath } from "@/lib/db/database-url";
+import { databaseFilePath } from "@/lib/db";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 const opened: TestDatabase[] = [];

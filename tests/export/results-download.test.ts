@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRunItems } from "@/lib/db";
 import { JSONL_KEYS } from "@/lib/export/run-export";
 import { handleResultsDownload, handleSummaryDownload } from "@/lib/export/results-request";
-import { parseItemQuery } from "@/lib/rollout/item-query";
-import type { ItemResult } from "@/lib/rollout/types";
+import { parseItemQuery } from "@/lib/runs/item-query";
+import type { ItemResult } from "@/lib/runs/types";
 import { TRICKY_ANSWERS, writeTrickyRun } from "../support/export-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 

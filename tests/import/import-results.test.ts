@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatasetValidationError } from "@/lib/datasets";
 import {
-  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, listRuns, retryFailedItems, type Db,
+  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, listRunRecords, retryFailedItems, type Db,
 } from "@/lib/db";
 import { exportRunResults, type ExportFormat } from "@/lib/export/run-export";
 import { importResults } from "@/lib/import";
@@ -86,11 +86,11 @@ describe("importing results", () => {
     expect((await getRun(t.db, outcome.runId)).status).toBe("completed");
     expect(run.config.model).toEqual({ backend: "imported" });
     // "Run again" with its settings says why not, and stores nothing; "Copy settings" falls back to a real backend.
-    const before = (await listRuns(t.db)).length;
+    const before = (await listRunRecords(t.db)).length;
     await expect(createRunFor(t.db, { datasetId: run.datasetId, skillVersionId: run.skillVersionId, config: run.config })).rejects.toThrow(
       /does not say which model produced them: start a new run and choose a backend and model/,
     );
-    expect(await listRuns(t.db)).toHaveLength(before);
+    expect(await listRunRecords(t.db)).toHaveLength(before);
     const env = { OPENAI_API_KEY: "sk-test", SKILLBOARD_MODEL: "gpt-test" };
     expect(startRunDefaults({ backends: describeBackends(env), from: run })).toMatchObject({ backend: "openai", model: "gpt-test" });
   });

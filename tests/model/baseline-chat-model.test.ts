@@ -1,6 +1,7 @@
 // The offline extractive baseline: deterministic, fast, labelled, and right on easy SearchQA-style items.
 import { describe, expect, it } from "vitest";
-import { baselineAnswer, chooseSpan, createBaselineChatModel, parseQAPrompt, splitPassages } from "../../lib/model";
+import { baselineAnswer, chooseSpan, createBaselineChatModel, parseQAPrompt } from "../../lib/model";
+import { splitPassages } from "../../lib/prompts";
 
 const userMessage = (context: string, question: string, more = "") =>
   `## Context\n${context}\n\n## Question\n${question}${more}`;

@@ -2,7 +2,8 @@
 // OpenAI-compatible server on 127.0.0.1 with controllable latency and faults.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getItemConversation, getRun, iterateRunResultPages, requestCancel } from "@/lib/db";
-import { executeRun, type StoredItemResult } from "@/lib/rollout";
+import { executeRun } from "@/lib/rollout";
+import { type StoredItemResult } from "@/lib/runs";
 import { faultAlways, faultFirstN, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";

@@ -1,6 +1,6 @@
 /** A finished run whose answers are hard for CSV and spreadsheets: quotes, newlines, commas, non-ASCII, formula starts. */
 import type { Db } from "@/lib/db";
-import type { ItemResult } from "@/lib/rollout/types";
+import type { ItemResult } from "@/lib/runs/types";
 import { makeItemResults, writeGeneratedRun } from "./item-fixtures";
 
 /** Predicted answers of the first wrong items, in order. */

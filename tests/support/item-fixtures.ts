@@ -6,8 +6,8 @@
 import { addSkillVersion, createRun, importDataset, newWorkerId, ResultWriter, type Db } from "@/lib/db";
 import { emFailReason, evaluate, evaluationRecord } from "@/lib/eval";
 import { buildUserPrompt } from "@/lib/prompts";
-import { RunSettingsSchema } from "@/lib/rollout";
-import { itemStatusOf, type ItemResult } from "@/lib/rollout/types";
+import { RunSettingsSchema } from "@/lib/runs";
+import { itemStatusOf, type ItemResult } from "@/lib/runs/types";
 import { seededRandom } from "@/lib/stats/random";
 
 const NAMES = [

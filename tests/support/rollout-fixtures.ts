@@ -1,6 +1,7 @@
 import { addSkillVersion, importDataset, type Db } from "@/lib/db";
 import { createOpenAIChatModel } from "@/lib/model";
-import { createRunFor, RunSettingsSchema, type RunSettings } from "@/lib/rollout";
+import { createRunFor } from "@/lib/rollout";
+import { RunSettingsSchema, type RunSettings } from "@/lib/runs";
 import type { DatasetItem } from "@/lib/datasets/types";
 
 /**

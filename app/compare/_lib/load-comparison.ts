@@ -1,11 +1,11 @@
 import { breakdownByMetadata, describeDifferenceCached, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
-import { getItemMetadata, getRunScores } from "@/lib/db/compare";
-import type { Db } from "@/lib/db/client";
-import { NotFoundError } from "@/lib/db/errors";
-import { getRunCurve, getRunView, type CurvePoint, type RunSummaryView } from "@/lib/db/run-views";
+import { getItemMetadata, getRunScores } from "@/lib/db";
+import type { Db } from "@/lib/db";
+import { NotFoundError } from "@/lib/db";
+import { getRunCurve, getRunWithNames, type CurvePoint, type RunWithNames } from "@/lib/db";
 
 export interface ComparedRun {
-  run: RunSummaryView;
+  run: RunWithNames;
   /** Null for the reference. */
   difference: RunDifference | null;
   paired: PairedScores | null;
@@ -14,17 +14,17 @@ export interface ComparedRun {
 
 export type ComparisonLoad =
   | { ok: true; runs: ComparedRun[]; breakdown: FieldBreakdown[]; statsMs: number }
-  | { ok: false; message: string; runs: RunSummaryView[] };
+  | { ok: false; message: string; runs: RunWithNames[] };
 
 /**
  * Everything the comparison page shows for a selection, computed once per request on the server: the bootstrap
  * is O(items × 10,000) per metric and run, too heavy to repeat in a browser.
  */
 export async function loadComparison(db: Db, runIds: readonly number[], vs: number | undefined): Promise<ComparisonLoad> {
-  const views: RunSummaryView[] = [];
+  const views: RunWithNames[] = [];
   for (const id of runIds) {
     try {
-      views.push(await getRunView(db, id));
+      views.push(await getRunWithNames(db, id));
     } catch (error) {
       if (error instanceof NotFoundError) return { ok: false, message: `There is no run #${id}.`, runs: views };
       throw error;

@@ -1,5 +1,5 @@
 import { comparisonCsv, parseRunIds } from "@/lib/compare";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import { attachmentDisposition, downloadFileName } from "@/lib/export/file-names";
 import { loadComparison } from "../_lib/load-comparison";
 

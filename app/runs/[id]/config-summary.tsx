@@ -1,4 +1,4 @@
-import { effectiveTaskTimeoutS } from "@/lib/rollout/run-config";
+import { effectiveTaskTimeoutS } from "@/lib/runs/run-config";
 import { formatDateTime, modelLabel } from "../_lib/format";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";

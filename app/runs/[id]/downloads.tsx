@@ -1,4 +1,4 @@
-import { itemQueryParams, type ItemQuery } from "@/lib/rollout/item-query";
+import { itemQueryParams, type ItemQuery } from "@/lib/runs/item-query";
 import styles from "./run.module.css";
 
 const FORMATS = [

@@ -1,5 +1,5 @@
-import type { FailureReasonCount } from "@/lib/db/run-views";
-import type { LiveStats } from "@/lib/rollout/live-stats";
+import type { FailureReasonCount } from "@/lib/db";
+import type { LiveStats } from "@/lib/runs/live-stats";
 import { formatCount, formatRate } from "../_lib/format";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db/client";
-import { listSkillVersions } from "@/lib/db/skills";
+import { getDb } from "@/lib/db";
+import { listSkillVersions } from "@/lib/db";
 import { modelLabel } from "../_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
 import { loadRunLive } from "../_lib/live-payload";
-import { defaultItemFilter, parseItemQuery } from "@/lib/rollout/item-query";
+import { defaultItemFilter, parseItemQuery } from "@/lib/runs/item-query";
 import { ItemExplorer } from "./_explorer/item-explorer";
 import { ConfigSummary } from "./config-summary";
 import { RunDownloads } from "./downloads";

@@ -1,4 +1,4 @@
-import type { LiveStats } from "@/lib/rollout/live-stats";
+import type { LiveStats } from "@/lib/runs/live-stats";
 import { formatCount, formatDuration, formatPercent, formatRate, formatScore } from "../_lib/format";
 import styles from "./run.module.css";
 

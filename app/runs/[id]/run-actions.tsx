@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import type { LiveStats } from "@/lib/rollout/live-stats";
+import type { LiveStats } from "@/lib/runs/live-stats";
 import { cancelRunAction, resumeRunAction, retryFailedItemsAction, runAgainAction } from "../actions";
 import type { RunActionResult } from "../_lib/action-result";
 import { runKeys } from "../_lib/query-keys";

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { CurvePoint } from "@/lib/db/run-views";
+import type { CurvePoint } from "@/lib/db";
 import { niceTicks } from "../_lib/nice-ticks";
 import styles from "./run.module.css";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { RunStatus } from "@/lib/rollout/types";
+import type { RunStatus } from "@/lib/runs/types";
 import type { RunLivePayload } from "../_lib/live-payload";
 import { runKeys } from "../_lib/query-keys";
 

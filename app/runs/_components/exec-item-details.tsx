@@ -1,7 +1,7 @@
 import { itemWorkspaceDirectory, listWorkspaceFiles, readWorkspaceFile, SKILL_FILE, TASK_FILE } from "@/lib/agent";
 import { dataDirectory, getDb, getItemConversation, getItemExec, getRun } from "@/lib/db";
 import type { ReactNode } from "react";
-import type { ItemExecRecord } from "@/lib/rollout/types";
+import type { ItemExecRecord } from "@/lib/runs/types";
 import { formatCount } from "../_lib/format";
 import { workspaceFilePath } from "../_lib/workspace-file";
 import styles from "./agent.module.css";

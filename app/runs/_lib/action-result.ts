@@ -1,4 +1,4 @@
-import { NotFoundError } from "@/lib/db/errors";
+import { NotFoundError } from "@/lib/db";
 
 /** What a run action (cancel, resume, retry, run again) tells the page; the page refetches the run for the rest. */
 export type RunActionResult = { ok: true; message?: string } | { ok: false; error: string };

@@ -1,5 +1,5 @@
 import { BASELINE_MODEL_NAME, defaultBackend, readModelEnvironment, type EnvSource } from "@/lib/model";
-import { DEFAULT_OPENAI_MODEL } from "@/lib/config/env";
+import { DEFAULT_OPENAI_MODEL } from "@/lib/model/environment";
 import { AgentConfigError, loadAgentConfig, summarizeAgent, type AgentSummary } from "@/lib/agent/config";
 
 export type BackendKind = "openai" | "azure" | "baseline" | "agent";

@@ -1,5 +1,5 @@
 /** Links of the item explorer and the item view (pure; safe in client components). */
-import { ITEMS_PER_PAGE, itemQueryParams, type ItemQuery } from "@/lib/rollout/item-query";
+import { ITEMS_PER_PAGE, itemQueryParams, type ItemQuery } from "@/lib/runs/item-query";
 
 /** The run page showing this view of its items, scrolled to the explorer (or to one of its rows). */
 export function explorerHref(runId: number, query: ItemQuery, anchor = "items"): string {

@@ -1,5 +1,5 @@
 import { getRun, NotFoundError, queryRunItems, type Db, type RunItemsPage } from "@/lib/db";
-import { defaultItemFilter, parseItemQuery, type ItemQuery, type QueryParams } from "@/lib/rollout/item-query";
+import { defaultItemFilter, parseItemQuery, type ItemQuery, type QueryParams } from "@/lib/runs/item-query";
 import { RunIdSchema } from "./run-id";
 
 /** What GET /api/runs/[id]/items returns: the view as understood (defaults filled in) and its page of items. */

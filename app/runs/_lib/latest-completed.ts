@@ -1,8 +1,8 @@
-import type { RunSummaryView } from "@/lib/db/run-views";
+import type { RunWithNames } from "@/lib/db";
 
 /** One cell of the comparison: the latest completed run of a skill version on a dataset. */
 export interface ComparisonRow {
-  run: RunSummaryView;
+  run: RunWithNames;
   em: number | null;
   f1: number | null;
   subEm: number | null;
@@ -20,7 +20,7 @@ export interface DatasetComparison {
  * For each dataset, the latest completed run of each skill version, best EM first. Only completed runs:
  * a cancelled or failed run scored a different set of items and would not compare fairly.
  */
-export function latestCompletedBySkillVersion(runs: readonly RunSummaryView[]): DatasetComparison[] {
+export function latestCompletedBySkillVersion(runs: readonly RunWithNames[]): DatasetComparison[] {
   const latest = new Map<string, ComparisonRow>();
   for (const run of runs) {
     if (run.status !== "completed") continue;
@@ -42,7 +42,7 @@ export function latestCompletedBySkillVersion(runs: readonly RunSummaryView[]): 
   return groups;
 }
 
-function isLater(a: RunSummaryView, b: RunSummaryView): boolean {
-  const time = (run: RunSummaryView) => (run.finishedAt ?? run.createdAt).getTime();
+function isLater(a: RunWithNames, b: RunWithNames): boolean {
+  const time = (run: RunWithNames) => (run.finishedAt ?? run.createdAt).getTime();
   return time(a) !== time(b) ? time(a) > time(b) : a.id > b.id;
 }

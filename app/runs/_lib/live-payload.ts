@@ -1,5 +1,5 @@
-import { getFailureReasons, getRunCurve, getRunView, NotFoundError, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
-import { computeLiveStats, type LiveStats } from "@/lib/rollout/live-stats";
+import { getFailureReasons, getRunCurve, getRunWithNames, NotFoundError, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
+import { computeLiveStats, type LiveStats } from "@/lib/runs/live-stats";
 import { RunIdSchema } from "./run-id";
 import { toRunSummary, type RunSummary } from "./run-summary";
 
@@ -22,7 +22,7 @@ export async function loadRunLive(db: Db, rawId: string, now: Date = new Date())
   const id = RunIdSchema.safeParse(rawId);
   if (!id.success) return { status: 400, body: { error: id.error.issues[0]?.message ?? "invalid run id" } };
   try {
-    const view = await getRunView(db, id.data);
+    const view = await getRunWithNames(db, id.data);
     const [curve, failureReasons] = await Promise.all([getRunCurve(db, view.id, CURVE_MAX_POINTS), getFailureReasons(db, view, FAILURE_REASONS_SHOWN)]);
     return { status: 200, body: { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons } };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { RunSummaryView } from "@/lib/db/run-views";
-import { computeLiveStats } from "@/lib/rollout/live-stats";
+import type { RunWithNames } from "@/lib/db";
+import { computeLiveStats } from "@/lib/runs/live-stats";
 
 /** Columns the runs table sorts by; each is a query value (`?sort=em&dir=desc`). */
 export const RUN_SORT_KEYS = ["id", "status", "dataset", "skill", "model", "progress", "em", "f1", "started", "duration"] as const;
@@ -64,14 +64,14 @@ export function runListHref(query: RunListQuery): string {
 
 /** A run with the derived numbers the table shows and sorts by. */
 export interface RunListRow {
-  run: RunSummaryView;
+  run: RunWithNames;
   em: number | null;
   f1: number | null;
   fraction: number;
   durationSeconds: number | null;
 }
 
-export function toRunListRow(run: RunSummaryView, now: Date): RunListRow {
+export function toRunListRow(run: RunWithNames, now: Date): RunListRow {
   const stats = computeLiveStats(run, now);
   return { run, em: stats.em, f1: stats.f1, fraction: stats.fraction, durationSeconds: run.startedAt ? stats.elapsedSeconds : null };
 }

@@ -1,6 +1,6 @@
-import type { RunSummaryView } from "@/lib/db/run-views";
-import type { RunConfig } from "@/lib/rollout/run-config";
-import type { RunStatus } from "@/lib/rollout/types";
+import type { RunWithNames } from "@/lib/db";
+import type { RunConfig } from "@/lib/runs/run-config";
+import type { RunStatus } from "@/lib/runs/types";
 
 /**
  * A run as the browser sees it: JSON-safe (dates as ISO text) and limited to what the pages show.
@@ -36,7 +36,7 @@ export interface RunSummary {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function toRunSummary(run: RunSummaryView): RunSummary {
+export function toRunSummary(run: RunWithNames): RunSummary {
   return {
     id: run.id,
     name: run.name,

@@ -1,5 +1,5 @@
-import type { RunRecord } from "@/lib/db/runs";
-import { RunSettingsSchema } from "@/lib/rollout/run-config";
+import type { RunRecord } from "@/lib/db";
+import { RunSettingsSchema } from "@/lib/runs/run-config";
 import type { BackendKind, BackendOption } from "./backends";
 
 /** The New run form's initial values, as the text its inputs hold. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { NotFoundError, type Db } from "@/lib/db";
 import type { EnvSource } from "@/lib/model";
 import { createRunFor } from "@/lib/rollout/create-run";
-import { ModelSelectionSchema, RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/rollout/run-config";
+import { ModelSelectionSchema, RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/runs/run-config";
 import { describeBackends } from "./backends";
 import { rowIdSchema } from "./run-id";
 

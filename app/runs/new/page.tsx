@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/lib/db/client";
-import { listDatasets } from "@/lib/db/datasets";
-import { NotFoundError } from "@/lib/db/errors";
-import { getRun, type RunRecord } from "@/lib/db/runs";
-import { listSkillVersions } from "@/lib/db/skills";
+import { getDb } from "@/lib/db";
+import { listDatasets } from "@/lib/db";
+import { NotFoundError } from "@/lib/db";
+import { getRun, type RunRecord } from "@/lib/db";
+import { listSkillVersions } from "@/lib/db";
 import { describeBackends } from "../_lib/backends";
 import { RunIdSchema } from "../_lib/run-id";
 import { startRunDefaults } from "../_lib/start-run-defaults";

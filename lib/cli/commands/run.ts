@@ -2,8 +2,9 @@ import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { AgentConfigError } from "../../agent/config";
 import { newWorkerId, type Db, type RunRecord } from "../../db";
-import { defaultBackend, redactBaseURL } from "../../config/env";
-import { createRunFor, executeRun, formatRolloutEvent, RunSettingsSchema, type RunConfig } from "../../rollout";
+import { defaultBackend, redactBaseURL } from "../../model/environment";
+import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
+import { RunSettingsSchema, type RunConfig } from "../../runs";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
 import { CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
 

@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
-import { queryRunItems, type RunItemsPage } from "@/lib/db/run-items";
-import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFilter, type ItemQuery } from "@/lib/rollout/item-query";
-import type { RunStatus } from "@/lib/rollout/types";
+import { getDb } from "@/lib/db";
+import { queryRunItems, type RunItemsPage } from "@/lib/db";
+import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFilter, type ItemQuery } from "@/lib/runs/item-query";
+import type { RunStatus } from "@/lib/runs/types";
 import { formatCount } from "../../_lib/format";
 import { explorerHref } from "../../_lib/item-links";
 import { ViewDownloads } from "../downloads";

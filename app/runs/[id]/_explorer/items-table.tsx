@@ -1,5 +1,5 @@
-import type { RunItemRow } from "@/lib/db/run-items";
-import { withSort, type ItemQuery, type ItemSortKey } from "@/lib/rollout/item-query";
+import type { RunItemRow } from "@/lib/db";
+import { withSort, type ItemQuery, type ItemSortKey } from "@/lib/runs/item-query";
 import { formatLatency, formatScore } from "../../_lib/format";
 import { explorerHref, itemHref, itemRowId } from "../../_lib/item-links";
 import { NavLink } from "./explorer-nav";

@@ -3,7 +3,7 @@
 import { hashKey, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
-import type { RunStatus } from "@/lib/rollout/types";
+import type { RunStatus } from "@/lib/runs/types";
 import type { RunLivePayload } from "../../_lib/live-payload";
 import { runKeys } from "../../_lib/query-keys";
 import styles from "./explorer.module.css";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useContext, useState, type FormEvent } from "react";
-import { MAX_SEARCH_CHARS, withSearch, type ItemQuery } from "@/lib/rollout/item-query";
+import { MAX_SEARCH_CHARS, withSearch, type ItemQuery } from "@/lib/runs/item-query";
 import { explorerHref } from "../../_lib/item-links";
 import { NavigateContext } from "./explorer-nav";
 import styles from "./explorer.module.css";

@@ -1,6 +1,6 @@
 import { refuseUnlessAllowed } from "@/lib/auth/guard-request";
 import { getDataset, NotFoundError } from "@/lib/db";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import { downloadResponse } from "@/lib/export/byte-stream";
 import { exportDatasetItems } from "@/lib/export/dataset-export";
 import { attachmentDisposition, downloadFileName } from "@/lib/export/file-names";

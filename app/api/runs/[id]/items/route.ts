@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import { loadRunItems } from "@/app/runs/_lib/items-payload";
 
 /** A page of the run's items as JSON: ?filter=&reason=&q=&sort=&dir=&page=, exactly as on the run page. */

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import { loadRunLive } from "@/app/runs/_lib/live-payload";
 
 /** The run page's live data: progress, derived rates, the downsampled accuracy curve and failure reasons. */

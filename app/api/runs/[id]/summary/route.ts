@@ -1,5 +1,5 @@
 import { refuseUnlessAllowed } from "@/lib/auth/guard-request";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import { handleSummaryDownload } from "@/lib/export/results-request";
 
 export const dynamic = "force-dynamic";

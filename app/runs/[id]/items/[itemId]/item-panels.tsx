@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { ItemInOtherRun } from "@/lib/db/run-item";
+import type { ItemInOtherRun } from "@/lib/db";
 import { highlightAnswer, type TextSegment } from "@/lib/eval/answer-highlight";
-import type { ItemQuery } from "@/lib/rollout/item-query";
-import type { StoredItemResult } from "@/lib/rollout/types";
+import type { ItemQuery } from "@/lib/runs/item-query";
+import type { StoredItemResult } from "@/lib/runs/types";
 import { formatCount, formatDateTime, formatLatency, formatScore, modelLabel } from "../../../_lib/format";
 import { itemHref } from "../../../_lib/item-links";
 import styles from "./item.module.css";

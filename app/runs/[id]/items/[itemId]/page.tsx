@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db/client";
-import { NotFoundError } from "@/lib/db/errors";
-import { getItemConversation, getStoredResult } from "@/lib/db/results";
-import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db/run-item";
-import { getRunView } from "@/lib/db/run-views";
-import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/rollout/item-query";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/db";
+import { getItemConversation, getStoredResult } from "@/lib/db";
+import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db";
+import { getRunWithNames } from "@/lib/db";
+import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
 import { formatCount, modelLabel } from "../../../_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
 import { RunIdSchema } from "../../../_lib/run-id";
@@ -52,7 +52,7 @@ async function loadRun(rawId: string) {
   const id = RunIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   try {
-    return await getRunView(getDb(), id.data);
+    return await getRunWithNames(getDb(), id.data);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -1,5 +1,5 @@
 import type { RunResult } from "../../generated/prisma/client";
-import type { ConversationEntry, ItemStatus, StoredItemResult } from "../rollout/types";
+import type { ConversationEntry, ItemStatus, StoredItemResult } from "../runs/types";
 import type { Db } from "./client";
 
 /** A RunResult row as the domain's stored result. */

@@ -1,9 +1,9 @@
 import { Prisma } from "../../generated/prisma/client";
-import { ITEM_FILTERS, ITEMS_PER_PAGE, type ItemFilter, type ItemQuery } from "../rollout/item-query";
-import type { ItemStatus } from "../rollout/types";
+import { ITEM_FILTERS, ITEMS_PER_PAGE, type ItemFilter, type ItemQuery } from "../runs/item-query";
+import type { ItemStatus } from "../runs/types";
 import type { Db } from "./client";
-import { searchModeOf, type SearchMode } from "./item-search";
-import { FILTER_COUNTS_SQL, orderBySql, searchScopeSql, viewWhereSql } from "./item-sql";
+import { searchModeOf, type SearchMode } from "./explorer-search";
+import { FILTER_COUNTS_SQL, orderBySql, searchScopeSql, viewWhereSql } from "./explorer-sql";
 
 /** One row of the item explorer's table: what it shows, never the response or the conversation. */
 export interface RunItemRow {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   defaultItemFilter, itemQueryParams, MAX_REASON_CHARS, MAX_SEARCH_CHARS, parseItemQuery, reasonKey, reasonMatch, withFilter, withSearch,
   withSort, type ItemQuery,
-} from "@/lib/rollout/item-query";
+} from "@/lib/runs/item-query";
 
 const parse = (params: Record<string, string>) => parseItemQuery(params, { filter: "failing" });
 

@@ -1,7 +1,7 @@
 // The run page's derived numbers: rate and ETA from the current execution, elapsed time over resumes,
 // and nothing nonsensical for a run that has just started, was resumed, finished, or has no items.
 import { describe, expect, it } from "vitest";
-import { computeLiveStats, type LiveStatsInput } from "@/lib/rollout/live-stats";
+import { computeLiveStats, type LiveStatsInput } from "@/lib/runs/live-stats";
 
 const T0 = new Date("2026-03-01T10:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

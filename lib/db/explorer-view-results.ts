@@ -1,9 +1,9 @@
 import { Prisma, type RunResult } from "../../generated/prisma/client";
-import type { ItemQuery } from "../rollout/item-query";
-import type { StoredItemResult } from "../rollout/types";
+import type { ItemQuery } from "../runs/item-query";
+import type { StoredItemResult } from "../runs/types";
 import type { Db } from "./client";
-import { beyondSql, orderBySql, sortKeySql, viewWhereSql, type OrderPosition } from "./item-sql";
-import { IDS_PER_QUERY, toStoredResult } from "./results";
+import { beyondSql, orderBySql, sortKeySql, viewWhereSql, type OrderPosition } from "./explorer-sql";
+import { IDS_PER_QUERY, toStoredResult } from "./result-rows";
 
 /** The item explorer's view without its page: what "Download this view" exports. */
 export type ItemView = Omit<ItemQuery, "page">;

@@ -3,10 +3,10 @@
  * leave this module: what it reports says whether a key is present, not what it is.
  */
 
-import { createBaselineChatModel, BASELINE_MODEL_NAME } from "../model/baseline-chat-model";
-import { createAzureChatModel, createOpenAIChatModel } from "../model/openai-chat-model";
-import type { BackoffOptions } from "../model/backoff";
-import type { ChatModel } from "../model/types";
+import { createBaselineChatModel, BASELINE_MODEL_NAME } from "./baseline-chat-model";
+import { createAzureChatModel, createOpenAIChatModel } from "./openai-chat-model";
+import type { BackoffOptions } from "./backoff";
+import type { ChatModel } from "./types";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { Run } from "../../generated/prisma/client";
-import { RunConfigSchema, type RunConfig } from "../rollout/run-config";
-import type { RunStatus } from "../rollout/types";
+import { RunConfigSchema, type RunConfig } from "../runs/run-config";
+import type { RunStatus } from "../runs/types";
 import type { Db } from "./client";
 import { NotFoundError, RunBusyError } from "./errors";
 
@@ -168,7 +168,7 @@ export async function getLastSeq(db: Db, runId: number): Promise<number> {
   return last?.seq ?? 0;
 }
 
-export async function listRuns(db: Db): Promise<RunRecord[]> {
+export async function listRunRecords(db: Db): Promise<RunRecord[]> {
   const rows = await db.run.findMany({ orderBy: { id: "desc" } });
   return rows.map(toRunRecord);
 }

@@ -1,4 +1,5 @@
-import type { RunRecord } from "../db/runs";
+import { meanOf } from "./metrics";
+import type { RunStatus } from "./types";
 
 /** What the run page shows about a run's progress, derived from the stored counters alone. */
 export interface LiveStats {
@@ -27,11 +28,27 @@ export interface LiveStats {
   subEm: number | null;
 }
 
-export type LiveStatsInput = Pick<
-  RunRecord,
-  | "status" | "workerId" | "nDone" | "itemsTotal" | "emSum" | "f1Sum" | "subEmSum" | "nAgentOk" | "nErrors" | "nTimeouts"
-  | "promptTokens" | "completionTokens" | "inFlight" | "retryingNow" | "rateLimitedNow" | "resumedAt" | "resumedDone" | "activeMs"
->;
+/** The run's stored counters and clock (a RunRecord fits). */
+export interface LiveStatsInput {
+  status: RunStatus;
+  workerId: string | null;
+  nDone: number;
+  itemsTotal: number;
+  emSum: number;
+  f1Sum: number;
+  subEmSum: number;
+  nAgentOk: number;
+  nErrors: number;
+  nTimeouts: number;
+  promptTokens: number;
+  completionTokens: number;
+  inFlight: number;
+  retryingNow: number;
+  rateLimitedNow: number;
+  resumedAt: Date | null;
+  resumedDone: number;
+  activeMs: number;
+}
 
 // Below this much execution time a rate is mostly noise (one fast item would read as thousands per minute).
 const MIN_RATE_WINDOW_S = 1;
@@ -70,9 +87,9 @@ export function computeLiveStats(run: LiveStatsInput, now: Date): LiveStats {
     tokensPerSecond: tokensPerItem * itemsPerSecond,
     etaSeconds: executing && itemsPerSecond > 0 ? remaining / itemsPerSecond : null,
     elapsedSeconds,
-    em: done > 0 ? run.emSum / done : null,
-    f1: done > 0 ? run.f1Sum / done : null,
-    subEm: done > 0 ? run.subEmSum / done : null,
+    em: meanOf(run.emSum, done),
+    f1: meanOf(run.f1Sum, done),
+    subEm: meanOf(run.subEmSum, done),
   };
 }
 

@@ -1,9 +1,9 @@
-import type { ItemQuery } from "../rollout/item-query";
-import type { ItemStatus, RunStatus } from "../rollout/types";
+import type { ItemQuery } from "../runs/item-query";
+import type { ItemStatus, RunStatus } from "../runs/types";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
-import { beyondSql, orderBySql, sortKeySql, viewWhereSql } from "./item-sql";
-import { countView } from "./run-items";
+import { beyondSql, orderBySql, sortKeySql, viewWhereSql } from "./explorer-sql";
+import { countView } from "./explorer-page";
 
 /** Where an item sits in the explorer's current view, and the items before and after it there. */
 export interface ItemNeighbours {

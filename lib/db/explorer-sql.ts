@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client";
-import { MAX_REASON_CHARS, reasonMatch, type ItemFilter, type ItemQuery, type ItemSortKey, type SortDir } from "../rollout/item-query";
-import { searchCondition } from "./item-search";
+import { MAX_REASON_CHARS, reasonMatch, type ItemFilter, type ItemQuery, type ItemSortKey, type SortDir } from "../runs/item-query";
+import { searchCondition } from "./explorer-search";
 
 /**
  * SQL fragments of the item explorer, from fixed lists only (user text is always a bound parameter). Each filter is

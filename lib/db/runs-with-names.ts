@@ -1,10 +1,10 @@
 import type { Run } from "../../generated/prisma/client";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
-import { toRunRecord, type RunRecord } from "./runs";
+import { toRunRecord, type RunRecord } from "./run-records";
 
 /** A run with what the lists and the run page show next to it. */
-export interface RunSummaryView extends RunRecord {
+export interface RunWithNames extends RunRecord {
   datasetName: string;
   skillId: number;
   skillName: string;
@@ -21,13 +21,13 @@ const VIEW_INCLUDE = {
   skillVersion: { select: { version: true, skill: { select: { id: true, name: true } } } },
 } as const;
 
-type RunWithNames = Run & { dataset: { name: string }; skillVersion: { version: number; skill: { id: number; name: string } } };
+type RunRowWithNames = Run & { dataset: { name: string }; skillVersion: { version: number; skill: { id: number; name: string } } };
 
-function toView({ dataset, skillVersion, ...run }: RunWithNames): RunSummaryView {
+function toView({ dataset, skillVersion, ...run }: RunRowWithNames): RunWithNames {
   return { ...toRunRecord(run), datasetName: dataset.name, skillId: skillVersion.skill.id, skillName: skillVersion.skill.name, skillVersion: skillVersion.version };
 }
 
-export async function listRunViews(db: Db, filter: RunListFilter = {}): Promise<RunSummaryView[]> {
+export async function listRunsWithNames(db: Db, filter: RunListFilter = {}): Promise<RunWithNames[]> {
   const rows = await db.run.findMany({
     where: { datasetId: filter.datasetId, skillVersion: filter.skillId ? { skillId: filter.skillId } : undefined },
     include: VIEW_INCLUDE,
@@ -36,7 +36,7 @@ export async function listRunViews(db: Db, filter: RunListFilter = {}): Promise<
   return rows.map(toView);
 }
 
-export async function getRunView(db: Db, runId: number): Promise<RunSummaryView> {
+export async function getRunWithNames(db: Db, runId: number): Promise<RunWithNames> {
   const row = await db.run.findUnique({ where: { id: runId }, include: VIEW_INCLUDE });
   if (!row) throw new NotFoundError("run", runId);
   return toView(row);
