@@ -7,6 +7,7 @@ export * from "./result-rows";
 export * from "./run-actions";
 export * from "./runs-with-names";
 export * from "./run-records";
+export * from "./run-lease";
 export * from "./skills";
 export * from "./run-item-exec";
 export * from "./explorer-search";

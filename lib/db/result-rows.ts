@@ -74,3 +74,32 @@ export async function getItemConversations(db: Db, runId: number, itemIds: reado
   }
   return conversations;
 }
+
+/** The highest order of completion stored for the run (0 if none); new results continue after it. */
+export async function getLastSeq(db: Db, runId: number): Promise<number> {
+  const last = await db.runResult.findFirst({ where: { runId }, orderBy: { seq: "desc" }, select: { seq: true } });
+  return last?.seq ?? 0;
+}
+
+/** Item ids that already have a result: the seed's resume skips them. */
+export async function getCompletedItemIds(db: Db, runId: number): Promise<Set<string>> {
+  const rows = await db.runResult.findMany({ where: { runId }, select: { itemId: true } });
+  return new Set(rows.map((row) => row.itemId));
+}
+
+/**
+ * The most common fail reason among the run's rows, for the seed's systemic-failure message.
+ * Ties go to the reason seen first in completion order, as Python's Counter.most_common does.
+ * Only called once, when a whole run failed.
+ */
+export async function mostCommonFailReason(db: Db, runId: number): Promise<{ reason: string; count: number } | null> {
+  const rows = await db.runResult.findMany({ where: { runId }, select: { failReason: true }, orderBy: { seq: "asc" } });
+  const counts = new Map<string, number>();
+  for (const { failReason } of rows) {
+    const reason = failReason || "unknown error";
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  let best: { reason: string; count: number } | null = null;
+  for (const [reason, count] of counts) if (!best || count > best.count) best = { reason, count };
+  return best;
+}

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
+import { meanOf } from "../runs/metrics";
 
 export interface SkillVersionRecord {
   id: number;
@@ -93,7 +94,7 @@ export async function listSkillViews(db: Db): Promise<SkillView[]> {
     .filter((skill) => skill.versions.length > 0)
     .map((skill) => {
       const latest = skill.versions[0]!;
-      const ems = skill.versions.flatMap((version) => version.runs.map((run) => run.emSum / run.nDone));
+      const ems = skill.versions.flatMap((version) => version.runs.flatMap((run) => meanOf(run.emSum, run.nDone) ?? []));
       return {
         id: skill.id,
         name: skill.name,

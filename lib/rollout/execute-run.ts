@@ -1,5 +1,6 @@
 import {
-  claimRun, dataDirectory, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, heartbeatRun, mostCommonFailReason, newWorkerId,
+  claimRun, dataDirectory, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, getRunAnswerCounts, heartbeatRun, mostCommonFailReason,
+  newWorkerId,
   releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
@@ -103,7 +104,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       const status = outcome.reason === "cancelled" ? "cancelled" : "interrupted";
       return finishRun(db, runId, workerId, { status, activeMs });
     }
-    const stored = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { nDone: true, nAgentOk: true } });
+    const stored = await getRunAnswerCounts(db, runId);
     if (stored.nDone > 0 && stored.nAgentOk === 0) {
       const top = await mostCommonFailReason(db, runId);
       const error = top ? systemicFailureMessage(stored.nDone, top) : "all items failed";

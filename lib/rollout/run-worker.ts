@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { RunBusyError, type Db } from "../db";
+import { listRunsToExecute, RunBusyError, type Db } from "../db";
 import { executeRun } from "./execute-run";
 
 export interface RunWorkerOptions {
@@ -36,11 +36,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     try {
       const capacity = maxParallelRuns - active.size;
       if (capacity <= 0) return;
-      const candidates = await db.run.findMany({
-        where: { status: { in: ["queued", "running"] }, id: { notIn: [...active.keys()] } },
-        orderBy: [{ status: "asc" }, { id: "asc" }],
-        select: { id: true, status: true },
-      });
+      const candidates = await listRunsToExecute(db, [...active.keys()]);
       for (const { id, status } of candidates) {
         if (active.size >= maxParallelRuns) break;
         const execution = executeRun(db, id, {
