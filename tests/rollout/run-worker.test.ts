@@ -1,10 +1,10 @@
 // The dashboard's worker: queued runs are claimed from the database, runs left "running" by a dead
 // process are resumed, runs a live process holds are left alone, and retrying failed items reruns only those.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, newWorkerId, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
+import { getFailureReasons, getRun, getRunCurve, newWorkerId, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
 import { executeRun, startRunWorker, type RunWorker } from "@/lib/rollout";
 import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { createStoredRun, fastModel, makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -131,8 +131,7 @@ describe("retry failed items and resume", () => {
     expect(done).toMatchObject({ status: "completed", nDone: 10, nErrors: 0, emSum: 9, retries: 6 });
     expect(done.promptTokens).toBeGreaterThan(first.promptTokens);
     expect(server.requests).toHaveLength(3);
-    const rows = [];
-    for await (const page of iterateRunResultPages(t.db, run.id)) rows.push(...page);
+    const rows = await storedResults(t.db, run.id);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const curve = await getRunCurve(t.db, run.id);
     expect(curve.at(-1)).toMatchObject({ n: 10, em: 0.9 });
