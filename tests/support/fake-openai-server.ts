@@ -130,9 +130,17 @@ export function faultSequence(faults: (Fault | undefined)[]): FaultPlan {
   return { pick: (ctx) => faults[ctx.requestIndex] };
 }
 
-/** The first plan that picks a fault wins. */
+/** The first plan that picks a fault wins; the plans after it are not asked. */
 export function combineFaults(...plans: FaultPlan[]): FaultPlan {
-  return { pick: (ctx) => plans.map((plan) => plan.pick(ctx)).find((fault) => fault !== undefined) };
+  return {
+    pick(ctx) {
+      for (const plan of plans) {
+        const fault = plan.pick(ctx);
+        if (fault) return fault;
+      }
+      return undefined;
+    },
+  };
 }
 
 /** First non-empty line after `## Question` in the last user message. */
