@@ -112,8 +112,8 @@ describe("datasets pages (browser)", () => {
       await page.getByRole("button", { name: "Upload dataset" }).click();
       const outcome = page.locator("main").getByRole("status").filter({ hasText: "Stored" }).or(page.locator("main").getByRole("alert"));
       await expect.poll(() => outcome.innerText(), { timeout: 120_000 }).toMatch(/Stored|Nothing|reached|failed/);
-      // A failure here that says "Only … bytes reached the server" means next.config.ts lacks
-      // experimental.proxyClientMaxBodySize: with proxy.ts, Next cuts request bodies at 10 MB by default.
+      // A failure here that says "Only … bytes reached the server" means the upload went through proxy.ts, for which
+      // Next buffers request bodies and cuts them at 10 MB by default: the proxy's matcher must leave /api/datasets out.
       expect(await outcome.innerText()).toBe("Stored Big QA with 20,000 items.");
       const statuses = await page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses.join("\n"));
       expect(statuses).toMatch(/Uploading… [\d.]+ (KB|MB) of 5\d\.\d MB/);

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { getRun } from "@/lib/db";
-import { runCli, spawnCli } from "../support/cli";
+import { INITIAL_SKILL, runCli, spawnCli } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -24,7 +24,7 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
   const items = makeItems(80);
   const file = join(t.dir, "items.jsonl");
   writeFileSync(file, items.map((item) => JSON.stringify(item)).join("\n"));
-  const args = ["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "4"];
+  const args = ["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", server.baseURL, "--concurrency", "4"];
 
   const child = spawnCli(args, { databaseUrl: t.url });
   let stderr = "";
@@ -64,7 +64,7 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
 it("pauses on Ctrl-C as interrupted (exit 130) with the summary line, and resumes to completion", async () => {
   const file = join(t.dir, "items.jsonl");
   writeFileSync(file, makeItems(60).map((item) => JSON.stringify(item)).join("\n"));
-  const child = spawnCli(["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "3"], {
+  const child = spawnCli(["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", server.baseURL, "--concurrency", "3"], {
     databaseUrl: t.url,
   });
   let stdout = "";

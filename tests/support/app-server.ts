@@ -6,6 +6,9 @@
  *   beforeAll(async () => { server = await startAppServer(); }, BUILD_TIMEOUT_MS);
  *   afterAll(() => server?.stop());
  *
+ * (Browser tests use useBrowserApp() from ./browser-app.ts, which does this and launches Chromium.) A test file
+ * that starts the server must be named *.server.test.ts or *.browser.test.ts: `npm run test:unit` skips those.
+ *
  * The server gets no OPENAI_*, AZURE_OPENAI_* or SKILLBOARD_* variables (nor DATABASE_URL, PORT) from the
  * outer environment; pass what a test needs in `env`. Its instrumentation migrates the fresh database
  * and seeds the demo on boot, so the database is not empty when the first page loads.

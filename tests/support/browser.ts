@@ -1,5 +1,6 @@
 /**
  * Headless Chromium for browser tests: Debian's chromium driven by playwright-core (no browser download).
+ * Browser tests get it through useBrowserApp() (./browser-app.ts); on its own:
  *
  *   const browser = await launchBrowser();
  *   try {
