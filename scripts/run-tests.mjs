@@ -1,5 +1,6 @@
 // Runs the whole test suite with Vitest, then prints a plain "N passed, N failed" closing line
-// (what CI reads) and exits with Vitest's exit code. Extra arguments go to Vitest.
+// (what CI reads) and exits with Vitest's exit code. Extra arguments go to Vitest: `npm run test:unit`
+// passes `--project unit`, the tests that need no production build (see vitest.config.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 

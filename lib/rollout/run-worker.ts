@@ -8,6 +8,8 @@ export interface RunWorkerOptions {
   maxParallelRuns?: number;
   pollMs?: number;
   log?: (line: string) => void;
+  /** After every poll, the ids of the runs it started executing (some may turn out to be held elsewhere). For tests. */
+  onPoll?: (started: number[]) => void;
 }
 
 export interface RunWorker {
@@ -33,6 +35,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   async function poll(): Promise<void> {
     if (polling || shutdown.signal.aborted) return;
     polling = true;
+    const started: number[] = [];
     try {
       const capacity = maxParallelRuns - active.size;
       if (capacity <= 0) return;
@@ -64,11 +67,13 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
             if (executed) schedule(0);
           });
         active.set(id, execution);
+        started.push(id);
       }
     } catch (error) {
       log(`run worker: ${(error as Error).message}`);
     } finally {
       polling = false;
+      options.onPoll?.(started);
     }
   }
 

@@ -64,7 +64,9 @@ describe("runAgentProcess", () => {
     let snapshot: string | undefined;
     const running = run("hang.mjs", { signal: controller.signal, onAborted: (s) => void (snapshot = s.stdout.text) });
     const pids = await readPids(join(workspace, "pids.txt"));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The agent printed its line before it wrote pids.txt; one turn of the event loop (setImmediate runs after the
+    // I/O poll) lets this process read it from the pipe.
+    await new Promise((resolve) => setImmediate(resolve));
     controller.abort(new Error("cancelled"));
     expect(snapshot).toBe("thinking forever\n");
     const result = await running;

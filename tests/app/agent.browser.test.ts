@@ -2,39 +2,29 @@
 // watch the run complete, read an item's workspace file, and remove the kept workspaces from the run page.
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { itemWorkspaceDirectory } from "@/lib/agent";
-import { addSkillVersion, getItemExec, getRun, importDataset, type Db } from "@/lib/db";
+import { addSkillVersion, getItemExec, getRun, importDataset } from "@/lib/db";
 import { AGENTS_CONFIG } from "../support/agents";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
 import { makeItems } from "../support/rollout-fixtures";
 
 const ITEMS = 8;
 const isWrong = (index: number) => index % 4 === 0;
 
 describe("agent backend (browser)", () => {
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let db: Db | undefined;
+  const app = useBrowserApp({ env: { SKILLBOARD_CONFIG: AGENTS_CONFIG }, viewport: { width: 1280, height: 900 } });
 
   beforeAll(async () => {
-    app = await startBrowserApp({ env: { SKILLBOARD_CONFIG: AGENTS_CONFIG }, viewport: { width: 1280, height: 900 } });
-    ({ server, db, browser } = app);
-    await importDataset(db, { name: "agent-dataset", fileName: "a.jsonl", format: "jsonl", hash: "agent-browser-test", items: makeItems(ITEMS, isWrong) });
-    await addSkillVersion(db, { name: "agent-skill", content: "# Rules\n\nAnswer with the first passage title.", note: "browser test" });
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-  }, 30_000);
+    await importDataset(app.db, { name: "agent-dataset", fileName: "a.jsonl", format: "jsonl", hash: "agent-browser-test", items: makeItems(ITEMS, isWrong) });
+    await addSkillVersion(app.db, { name: "agent-skill", content: "# Rules\n\nAnswer with the first passage title.", note: "browser test" });
+  });
 
   it("starts a run with a configured agent from the New run form and sees it complete", async () => {
-    const { page, errors } = browser!;
-    await page.goto(`${server!.baseURL}/runs/new`);
+    const { page, errors } = app.browser;
+    await page.goto(`${app.baseURL}/runs/new`);
     await page.getByLabel("Dataset", { exact: true }).selectOption({ label: `agent-dataset (${ITEMS} items)` });
     await page.getByLabel("Skill version", { exact: true }).selectOption({ label: "agent-skill v1 — browser test" });
     await page.getByLabel(/Agent \(command line\)/).check();
@@ -51,7 +41,7 @@ describe("agent backend (browser)", () => {
     await page.waitForURL(/\/runs\/\d+$/, { timeout: 15_000 });
     const runId = Number(new URL(page.url()).pathname.split("/").pop());
     await page.getByTestId("run-status").filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
-    const run = await getRun(db!, runId);
+    const run = await getRun(app.db, runId);
     expect(run).toMatchObject({ status: "completed", backend: "agent", nDone: ITEMS, emSum: ITEMS - 2, nErrors: 0 });
     expect(run.config.model).toEqual({ backend: "agent", agent: "fake" });
 
@@ -63,29 +53,29 @@ describe("agent backend (browser)", () => {
     await screenshot(page, "agent-run-done");
 
     // A wrong item's workspace is kept: its files can be read through the dashboard, and nothing outside it.
-    const exec = await getItemExec(db!, runId, "q0000");
-    const dataDir = dirname(server!.databaseUrl.slice("file:".length));
+    const exec = await getItemExec(app.db, runId, "q0000");
+    const dataDir = dirname(app.server.databaseUrl.slice("file:".length));
     expect(exec).toMatchObject({ workspaceKept: true, exitCode: 0, workspacePath: itemWorkspaceDirectory(dataDir, runId, "q0000") });
-    const task = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`);
+    const task = await page.request.get(`${app.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`);
     expect(task.status()).toBe(200);
     expect(task.headers()["content-type"]).toBe("text/plain; charset=utf-8");
     expect(await task.text()).toMatch(/^## Context\n\[DOC\] \[TLE\] Answer 0 /);
-    const skill = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=.agents/skills/skillopt-target/SKILL.md`);
+    const skill = await page.request.get(`${app.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=.agents/skills/skillopt-target/SKILL.md`);
     expect(await skill.text()).toBe(run.systemPrompt);
-    const escape = await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=../../../../app.db`);
+    const escape = await page.request.get(`${app.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=../../../../app.db`);
     expect(escape.status()).toBe(404);
 
-    await openItemView(page, server!.baseURL, runId, run.systemPrompt);
+    await openItemView(page, app.baseURL, runId, run.systemPrompt);
 
     await panel.getByRole("button", { name: "Remove kept workspaces" }).click();
     await panel.getByText("Removed the workspaces of 2 items.").waitFor({ timeout: 10_000 });
     await panel.getByText(/0 items keep their workspace/).waitFor({ timeout: 10_000 });
     await expect(panel.getByRole("button", { name: "Remove kept workspaces" }).isDisabled()).resolves.toBe(true);
     expect(existsSync(exec!.workspacePath)).toBe(false);
-    expect((await getItemExec(db!, runId, "q0000"))!.workspaceKept).toBe(false);
-    expect((await page.request.get(`${server!.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`)).status()).toBe(404);
+    expect((await getItemExec(app.db, runId, "q0000"))!.workspaceKept).toBe(false);
+    expect((await page.request.get(`${app.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`)).status()).toBe(404);
 
-    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(errors).toEqual([]);
   }, 120_000);
 });
 

@@ -4,12 +4,11 @@
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addSkillVersion, importDataset, newWorkerId, type Db } from "@/lib/db";
+import { addSkillVersion, importDataset, newWorkerId } from "@/lib/db";
 import { createRunFor, executeRun } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { fastModel, makeItems } from "../support/rollout-fixtures";
 
@@ -22,10 +21,6 @@ const FIXED = ["q0003", "q0006", "q0009", "q0012", "q0018", "q0021", "q0024", "q
 
 describe("compare (browser)", () => {
   let fake: FakeOpenAIServer | undefined;
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let db: Db | undefined;
   const runIds: number[] = [];
 
   beforeAll(async () => {
@@ -39,31 +34,29 @@ describe("compare (browser)", () => {
         return `Let me think.\n<answer>${wrong ? `Wrong guess ${index}` : `Answer ${index}`}</answer>`;
       },
     });
-    app = await startBrowserApp({ viewport: { width: 1400, height: 1000 } });
-    ({ server, db, browser } = app);
-    const dataset = await importDataset(db, { name: "compare set", fileName: "compare.jsonl", format: "jsonl", hash: "compare-test", items: makeItems(ITEMS) });
+  });
+  afterAll(() => fake?.close());
+  const app = useBrowserApp({ viewport: { width: 1400, height: 1000 } });
+
+  beforeAll(async () => {
+    const dataset = await importDataset(app.db, { name: "compare set", fileName: "compare.jsonl", format: "jsonl", hash: "compare-test", items: makeItems(ITEMS) });
     for (const content of [INITIAL, TRAINED]) {
-      const { version } = await addSkillVersion(db, { name: "compare-skill", content });
+      const { version } = await addSkillVersion(app.db, { name: "compare-skill", content });
       // Leased to this process as it is created, so the app's worker leaves it to us.
       const workerId = newWorkerId();
-      const run = await createRunFor(db, {
+      const run = await createRunFor(app.db, {
         datasetId: dataset.id,
         skillVersionId: version.id,
-        config: { model: { backend: "openai", model: "test-model", baseURL: fake.baseURL }, settings: RunSettingsSchema.parse({ concurrency: 4, maxRetries: 0 }) },
+        config: { model: { backend: "openai", model: "test-model", baseURL: fake!.baseURL }, settings: RunSettingsSchema.parse({ concurrency: 4, maxRetries: 0 }) },
         leaseFor: workerId,
       });
-      runIds.push((await executeRun(db, run.id, { workerId, model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id);
+      runIds.push((await executeRun(app.db, run.id, { workerId, model: fastModel(fake!.baseURL, { maxRetries: 0 }) })).id);
     }
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-    await fake?.close();
-  }, 30_000);
+  });
 
   it("opens from the v2 run against v1, lists the fixed items, steps side by side and shows the skill diff", async () => {
-    const { page, errors } = browser!;
-    const base = server!.baseURL;
+    const { page, errors } = app.browser;
+    const base = app.baseURL;
     const [v1, v2] = runIds as [number, number];
 
     // From the run page's link: the reference is the previous version's run, and the URL is the canonical one.
@@ -123,6 +116,6 @@ describe("compare (browser)", () => {
     const csv = await (await fetch(`${base}/compare/download?runs=${v1},${v2}`)).text();
     expect(csv.split("\r\n")[0]).toMatch(/^section,run_id,skill/);
     expect(csv).toContain(`item,${v1},${v2},q0006,fixed`);
-    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

@@ -4,11 +4,9 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { describe, expect, it } from "vitest";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
 
 const LONG_CONTEXT = `[DOC] [TLE] Long page [PAR] ${"A very long passage about rivers and cities. ".repeat(150)}`;
 
@@ -22,33 +20,20 @@ function datasetJsonl(): string {
 }
 
 describe("datasets pages (browser)", () => {
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let page: Page;
-  let base: string;
-
-  beforeAll(async () => {
-    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
-    ({ server, browser } = app);
-    page = browser.page;
-    base = server.baseURL;
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-  }, 30_000);
+  const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
 
   async function chooseAndUpload(name: string, fileName: string, text: string) {
-    await page.goto(`${base}/datasets`);
+    const { page } = app.browser;
+    await page.goto(`${app.baseURL}/datasets`);
     await page.getByLabel("Dataset file").setInputFiles({ name: fileName, mimeType: "application/octet-stream", buffer: Buffer.from(text, "utf8") });
     await page.getByLabel("Dataset name").fill(name);
     await page.getByRole("button", { name: "Upload dataset" }).click();
   }
 
-  const datasetRows = () => page.getByRole("table", { name: "All datasets" }).locator("tbody tr");
+  const datasetRows = () => app.browser.page.getByRole("table", { name: "All datasets" }).locator("tbody tr");
 
   it("uploads a JSONL file and shows its statistics and a paginated preview", async () => {
+    const { page } = app.browser;
     await chooseAndUpload("Cities QA", "cities.jsonl", datasetJsonl());
     const stored = page.locator("main").getByRole("status").filter({ hasText: "Stored" });
     await expect.poll(() => stored.innerText(), { timeout: 15_000 }).toContain("Stored Cities QA with 45 items.");
@@ -80,11 +65,12 @@ describe("datasets pages (browser)", () => {
     await page.waitForURL(/page=2/);
     await expect.poll(() => main.innerText()).toContain("Items 21–40 of 45");
     expect(await main.innerText()).toContain("Which city is number 21?");
-    expect(browser!.errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(app.browser.errors).toEqual([]);
   });
 
   it("reports a broken file by line and field and stores nothing", async () => {
-    await page.goto(`${base}/datasets`);
+    const { page } = app.browser;
+    await page.goto(`${app.baseURL}/datasets`);
     const before = await datasetRows().allInnerTexts();
     const broken = [
       JSON.stringify({ id: "ok", question: "Fine?", answers: ["yes"] }),
@@ -103,6 +89,7 @@ describe("datasets pages (browser)", () => {
   });
 
   it("uploads a 55 MB file with byte progress, then validation, and stores every item", async () => {
+    const { page } = app.browser;
     // Playwright takes at most 50 MB from memory; larger files go by path.
     const dir = mkdtempSync(join(tmpdir(), "skillboard-big-dataset-"));
     try {
@@ -112,7 +99,7 @@ describe("datasets pages (browser)", () => {
       writeFileSync(path, `${lines.join("\n")}\n`);
       expect(statSync(path).size).toBeGreaterThan(50 * 1024 * 1024);
 
-      await page.goto(`${base}/datasets`);
+      await page.goto(`${app.baseURL}/datasets`);
       // Record every status the form shows: uploading and validating pass too quickly to poll for.
       await page.evaluate(() => {
         const seen: string[] = ((window as unknown as { __statuses: string[] }).__statuses = []);
@@ -125,8 +112,8 @@ describe("datasets pages (browser)", () => {
       await page.getByRole("button", { name: "Upload dataset" }).click();
       const outcome = page.locator("main").getByRole("status").filter({ hasText: "Stored" }).or(page.locator("main").getByRole("alert"));
       await expect.poll(() => outcome.innerText(), { timeout: 120_000 }).toMatch(/Stored|Nothing|reached|failed/);
-      // A failure here that says "Only … bytes reached the server" means next.config.ts lacks
-      // experimental.proxyClientMaxBodySize: with proxy.ts, Next cuts request bodies at 10 MB by default.
+      // A failure here that says "Only … bytes reached the server" means the upload went through proxy.ts, for which
+      // Next buffers request bodies and cuts them at 10 MB by default: the proxy's matcher must leave /api/datasets out.
       expect(await outcome.innerText()).toBe("Stored Big QA with 20,000 items.");
       const statuses = await page.evaluate(() => (window as unknown as { __statuses: string[] }).__statuses.join("\n"));
       expect(statuses).toMatch(/Uploading… [\d.]+ (KB|MB) of 5\d\.\d MB/);
@@ -137,6 +124,7 @@ describe("datasets pages (browser)", () => {
   }, 180_000);
 
   it("refuses a file with the wrong extension before sending it", async () => {
+    const { page } = app.browser;
     await chooseAndUpload("Sheet", "sheet.xlsx", "id,question,answers\n");
     await expect.poll(() => page.locator("main").getByRole("alert").innerText()).toContain("sheet.xlsx is not a dataset file");
   });

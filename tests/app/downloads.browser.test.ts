@@ -5,33 +5,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRun, listRunRecords, queryRunItems, type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getRun, listRunRecords, queryRunItems } from "@/lib/db";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
 import { TRICKY_ANSWERS, writeTrickyRun } from "../support/export-fixtures";
 
 describe("downloads (browser)", () => {
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let db: Db | undefined;
+  const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
   let runId = 0;
 
   beforeAll(async () => {
-    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
-    ({ server, db, browser } = app);
-    ({ runId } = await writeTrickyRun(db, 120));
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-  }, 30_000);
+    ({ runId } = await writeTrickyRun(app.db, 120));
+  });
 
   it("downloads the CSV of the failing view", async () => {
-    const { page, errors } = browser!;
-    await page.goto(`${server!.baseURL}/runs/${runId}?filter=all`);
+    const { page, errors } = app.browser;
+    await page.goto(`${app.baseURL}/runs/${runId}?filter=all`);
     await page.getByRole("button", { name: "Failing", exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get("filter") === "failing");
     const view = page.getByRole("navigation", { name: "Download this view" });
@@ -43,7 +33,7 @@ describe("downloads (browser)", () => {
     const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
 
-    const expected = await queryRunItems(db!, runId, { filter: "failing", sort: "item", dir: "asc", page: 1 }, { pageSize: 10_000 });
+    const expected = await queryRunItems(app.db, runId, { filter: "failing", sort: "item", dir: "asc", page: 1 }, { pageSize: 10_000 });
     expect(expected.rows.length).toBeGreaterThan(TRICKY_ANSWERS.length);
     expect(parsed.data.map((row) => row.id)).toEqual(expected.rows.map((row) => row.itemId));
     for (const [index, row] of parsed.data.entries()) {
@@ -62,13 +52,13 @@ describe("downloads (browser)", () => {
   });
 
   it("imports the run's seed results.jsonl from the Runs page, and reports a broken file by line without storing it", async () => {
-    const { page, errors } = browser!;
+    const { page, errors } = app.browser;
     const dir = mkdtempSync(join(tmpdir(), "skillboard-import-"));
     try {
-      const source = await getRun(db!, runId);
+      const source = await getRun(app.db, runId);
       expect(source.nErrors + source.nTimeouts).toBeGreaterThan(0);
       const seedFile = join(dir, "results.jsonl");
-      const download = await fetch(`${server!.baseURL}/api/runs/${runId}/results?format=seed`);
+      const download = await fetch(`${app.baseURL}/api/runs/${runId}/results?format=seed`);
       expect(download.status).toBe(200);
       const text = await download.text();
       writeFileSync(seedFile, text);
@@ -76,9 +66,9 @@ describe("downloads (browser)", () => {
       const lines = text.trimEnd().split("\n");
       lines[2] = lines[2]!.replace(/"em": [0-9.]+/, '"em": "high"');
       writeFileSync(brokenFile, `${lines.join("\n")}\n`);
-      const runsBefore = (await listRunRecords(db!)).length;
+      const runsBefore = (await listRunRecords(app.db)).length;
 
-      await page.goto(`${server!.baseURL}/runs`);
+      await page.goto(`${app.baseURL}/runs`);
       const form = page.getByRole("form", { name: "Import results" });
       await page.getByText("Import results", { exact: true }).click();
       await form.getByLabel("Results file").setInputFiles(brokenFile);
@@ -86,7 +76,7 @@ describe("downloads (browser)", () => {
       const alert = form.getByRole("alert");
       await expect.poll(() => alert.innerText(), { timeout: 15_000 }).toMatch(/line 3/);
       expect(await alert.innerText()).toMatch(/\bem\b/);
-      expect((await listRunRecords(db!)).length).toBe(runsBefore);
+      expect((await listRunRecords(app.db)).length).toBe(runsBefore);
       // The refused upload is the one failed request the browser saw.
       expect(errors.splice(0)).toEqual([expect.stringMatching(/status of 400 .*\/api\/runs\/import\?fileName=broken\.jsonl/)]);
 
@@ -96,7 +86,7 @@ describe("downloads (browser)", () => {
       await page.waitForURL((url) => /^\/runs\/\d+$/.test(url.pathname) && url.pathname !== `/runs/${runId}`, { timeout: 15_000 });
       const importedId = Number(new URL(page.url()).pathname.split("/").at(-1));
       await page.getByText("imported", { exact: true }).first().waitFor();
-      const imported = await getRun(db!, importedId);
+      const imported = await getRun(app.db, importedId);
       expect(imported).toMatchObject({ source: "imported", status: "completed", name: "round trip", nDone: source.nDone, nErrors: source.nErrors, nTimeouts: source.nTimeouts });
       expect(imported.emSum).toBeCloseTo(source.emSum, 9);
       // Nothing says which model produced it: it can seed a new run, but not be run again or retried here.

@@ -3,30 +3,27 @@
 // <img onerror>) is shown as text and never runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newWorkerId, type Db } from "@/lib/db";
+import { newWorkerId } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
-import { defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
+import { combineFaults, defaultAnswer, faultAlways, questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { createStoredRun, fastModel, itemGate, makeItems } from "../support/rollout-fixtures";
 
 const SCRIPT_RESPONSE = "I think so.\n<script>window.__xss=1</script>\n<answer>Answer 3</answer>";
 const IMG_ANSWER = '<img src=x onerror="window.__xss=2">';
 const SPECIAL_ID = "a/b c?#%&=ü";
 const ITEMS = 130;
+// Items 7 and 11 fail with a 500 (model errors).
+const MODEL_ERRORS = faultAlways((question) => /clue number (7|11)\?/.test(question), { kind: "status", status: 500 });
 
 describe("item explorer (browser)", () => {
   let fake: FakeOpenAIServer | undefined;
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let db: Db | undefined;
   let runId = 0;
 
   beforeAll(async () => {
     // Every 4th item has another gold answer (wrong); item 3 answers with a script around a right answer, item 5 with
-    // an <img onerror> as its answer (wrong); items 7 and 11 fail with a 500 (model errors).
+    // an <img onerror> as its answer (wrong); items 7 and 11 are model errors.
     fake = await startFakeOpenAIServer({
       answer: (request) => {
         const question = questionOf(request.messages);
@@ -34,25 +31,23 @@ describe("item explorer (browser)", () => {
         if (question.includes("clue number 5?")) return `Hmm.\n<answer>${IMG_ANSWER}</answer>`;
         return defaultAnswer(request);
       },
-      faults: faultAlways((question) => /clue number (7|11)\?/.test(question), { kind: "status", status: 500 }),
+      faults: MODEL_ERRORS,
     });
-    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
-    ({ server, db, browser } = app);
+  });
+  afterAll(() => fake?.close());
+  const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
+
+  beforeAll(async () => {
     const items = makeItems(ITEMS, (index) => index % 4 === 0).map((item, index) => (index === 9 ? { ...item, id: SPECIAL_ID } : item));
     // Leased to this process as it is created, so the app's worker leaves it to us.
     const workerId = newWorkerId();
-    const run = await createStoredRun(db, { items, baseURL: fake.baseURL, settings: { concurrency: 8, maxRetries: 0 }, leaseFor: workerId });
-    runId = (await executeRun(db, run.id, { workerId, model: fastModel(fake.baseURL, { maxRetries: 0 }) })).id;
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-    await fake?.close();
-  }, 30_000);
+    const run = await createStoredRun(app.db, { items, baseURL: fake!.baseURL, settings: { concurrency: 8, maxRetries: 0 }, leaseFor: workerId });
+    runId = (await executeRun(app.db, run.id, { workerId, model: fastModel(fake!.baseURL, { maxRetries: 0 }) })).id;
+  });
 
   it("filters, searches, opens an item, steps with j / k, and shows hostile output as text", async () => {
-    const { page, errors } = browser!;
-    const base = server!.baseURL;
+    const { page, errors } = app.browser;
+    const base = app.baseURL;
 
     // A finished run opens on its failing items.
     await page.goto(`${base}/runs/${runId}`);
@@ -126,23 +121,27 @@ describe("item explorer (browser)", () => {
     await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain(SPECIAL_ID);
     await expect(page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).resolves.toBeUndefined();
 
-    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(errors).toEqual([]);
   }, 120_000);
 
   it("reloads the table by itself when the run it shows finishes", async () => {
-    const { page, errors } = browser!;
-    fake!.setOptions({ latencyMs: 150 });
-    // Queued in the database: the server's worker runs it (2 at a time, ~2 s) while the page is open.
-    const run = await createStoredRun(db!, { items: makeItems(24, (index) => index % 3 === 0), baseURL: fake!.baseURL, settings: { concurrency: 2 } });
-    await page.goto(`${server!.baseURL}/runs/${run.id}`);
+    const { page, errors } = app.browser;
+    // Queued in the database: the server's worker runs it while the page is open, its calls held until the page shows
+    // the running run.
+    const gate = itemGate(0);
+    fake!.setOptions({ faults: combineFaults(MODEL_ERRORS, gate.faults) });
+    const run = await createStoredRun(app.db, { items: makeItems(24, (index) => index % 3 === 0), baseURL: fake!.baseURL, settings: { concurrency: 2 } });
+    await page.goto(`${app.baseURL}/runs/${run.id}`);
     await expect(page.getByRole("button", { name: "All", exact: true }).getAttribute("aria-pressed")).resolves.toBe("true");
+    await expect(page.getByTestId("run-status").innerText()).resolves.toMatch(/^(queued|running)$/);
+    gate.admit(Infinity);
     await page.getByTestId("run-status").filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
     // Finished: without a reload, the table now opens on the failing items, all of them.
     await expect.poll(() => page.getByRole("button", { name: "Failing", exact: true }).getAttribute("aria-pressed"), { timeout: 10_000 }).toBe("true");
     // Every 3rd item has another gold; 5 answers with the <img>, 7 and 11 fail (the fake server's rules above).
     const failing = ["q0000", "q0003", "q0005", "q0006", "q0007", "q0009", "q0011", "q0012", "q0015", "q0018", "q0021"];
     await expect.poll(() => rowIds(page)).toEqual(failing);
-    expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(errors).toEqual([]);
   }, 60_000);
 });
 

@@ -1,37 +1,21 @@
 // The skills pages in a real browser against the production build: upload a skill through the file
 // picker, upload it again (unchanged), view it rendered / raw / as the system prompt, download it, and
 // check that HTML inside a skill never runs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
-import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { describe, expect, it } from "vitest";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
 
 const SKILL_V1 = "# Browser skill\n\nAnswer with the **title** of the passage.\n\n| rule | weight |\n|---|---|\n| short answers | 2 |\n";
 const SKILL_V2 = `${SKILL_V1}\n- Prefer names over descriptions.\n- Keep the answer under five words.\n`;
 const XSS_SKILL = '# Hostile skill\n\n<script>window.__xss=1</script><img src=x onerror="window.__xss=2">\n\nPlain rule after the HTML.\n';
 
 describe("skills pages (browser)", () => {
-  let app: BrowserApp | undefined;
-  let server: AppServer | undefined;
-  let browser: BrowserSession | undefined;
-  let page: Page;
-  let base: string;
-
-  beforeAll(async () => {
-    app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
-    ({ server, browser } = app);
-    page = browser.page;
-    base = server.baseURL;
-  }, BUILD_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await app?.stop();
-  }, 30_000);
+  const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
 
   /** Picks a file through the file input (as a user would), fills the name and note, submits. */
   async function uploadFile(name: string, fileName: string, text: string, note = "") {
-    await page.goto(`${base}/skills`);
+    const { page } = app.browser;
+    await page.goto(`${app.baseURL}/skills`);
     await page.getByLabel("Skill name").fill(name);
     await page.getByLabel("Skill file").setInputFiles({ name: fileName, mimeType: "text/markdown", buffer: Buffer.from(text, "utf8") });
     // The textarea shows the text with LF line ends (as every textarea does); what is sent is exact.
@@ -42,6 +26,7 @@ describe("skills pages (browser)", () => {
   }
 
   it("uploads a skill from a file, lists it, and reports the same text again as unchanged", async () => {
+    const { page } = app.browser;
     const stored = await uploadFile("browser-skill", "browser-skill.md", SKILL_V1, "first draft");
     await expect.poll(() => stored.innerText()).toContain("Stored version 1 of “browser-skill”");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "browser-skill", exact: true }) });
@@ -58,11 +43,12 @@ describe("skills pages (browser)", () => {
       expect.arrayContaining(["browser-skill", "searchqa"]),
     );
     await screenshot(page, "skills");
-    expect(browser!.errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    expect(app.browser.errors).toEqual([]);
   });
 
   it("refuses a wrong extension, an oversized file and empty text in the form, storing nothing", async () => {
-    await page.goto(`${base}/skills`);
+    const { page } = app.browser;
+    await page.goto(`${app.baseURL}/skills`);
     const rowsBefore = await page.getByRole("row").count();
     await page.getByLabel("Skill file").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") });
     await expect.poll(() => page.locator("main").getByRole("alert").innerText()).toContain("notes.pdf is not a skill document");
@@ -78,7 +64,8 @@ describe("skills pages (browser)", () => {
   });
 
   it("shows a version rendered, raw and as the exact system prompt, and downloads its exact text", async () => {
-    await page.goto(`${base}/skills`);
+    const { page } = app.browser;
+    await page.goto(`${app.baseURL}/skills`);
     await page.getByRole("link", { name: "browser-skill", exact: true }).click();
     await page.waitForURL(/\/skills\/\d+$/);
     await expect.poll(() => page.locator("main h1").first().innerText()).toBe("browser-skill");
@@ -110,7 +97,7 @@ describe("skills pages (browser)", () => {
     const href = await page.getByRole("link", { name: "New run with this version" }).getAttribute("href");
     expect(href).toMatch(/^\/runs\/new\?skillVersionId=\d+$/);
 
-    const download = await page.request.get(`${base}${await page.getByRole("link", { name: "Download .md" }).last().getAttribute("href")}`);
+    const download = await page.request.get(`${app.baseURL}${await page.getByRole("link", { name: "Download .md" }).last().getAttribute("href")}`);
     expect(download.status()).toBe(200);
     expect(download.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename="skillboard-skill-\d+-browser-skill\.md"$/);
@@ -118,16 +105,18 @@ describe("skills pages (browser)", () => {
   });
 
   it("stores pasted text with Windows line endings exactly as read from the file", async () => {
+    const { page } = app.browser;
     const crlf = "# CRLF skill\r\n\r\nLine one.\r\nLine two.\r\n";
     const stored = await uploadFile("crlf-skill", "crlf.txt", crlf);
     await expect.poll(() => stored.innerText()).toContain("Stored version 1");
     await stored.getByRole("link").click();
     await page.waitForURL(/\/skills\/\d+\?version=1/);
-    const download = await page.request.get(`${base}${await page.getByRole("link", { name: "Download .md" }).last().getAttribute("href")}`);
+    const download = await page.request.get(`${app.baseURL}${await page.getByRole("link", { name: "Download .md" }).last().getAttribute("href")}`);
     expect(JSON.stringify(await download.text())).toBe(JSON.stringify(crlf));
   });
 
   it("never runs HTML inside a skill, in any view", async () => {
+    const { page } = app.browser;
     const stored = await uploadFile("hostile-skill", "hostile.md", XSS_SKILL);
     await expect.poll(() => stored.innerText()).toContain("Stored version 1");
     await stored.getByRole("link").click();

@@ -5,8 +5,8 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { itemWorkspaceDirectory } from "@/lib/agent";
 import { getItemExec, getRun } from "@/lib/db";
-import { AGENTS_CONFIG, allGone, processAlive, readPids } from "../support/agents";
-import { runCli, spawnCli } from "../support/cli";
+import { AGENTS_CONFIG, allGone, readPids, untouched } from "../support/agents";
+import { MINI_DATASET, runCli, spawnCli, TRAINED_SKILL } from "../support/cli";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -17,15 +17,13 @@ afterEach(async () => {
   await t.close();
 });
 
-const MINI = "tests/fixtures/datasets/searchqa-mini.jsonl";
-const SKILL = "tests/fixtures/skills/searchqa-trained.md";
 const ENV = { SKILLBOARD_CONFIG: AGENTS_CONFIG };
 const cli = (args: string[], env: Record<string, string> = ENV) => runCli(args, { databaseUrl: t.url, env });
 const dataDir = () => dirname(t.url.slice("file:".length));
 
 describe("run --agent", () => {
   it("runs every item through the agent and prints the summary", async () => {
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "fake", "--limit", "4", "--concurrency", "2"]);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "fake", "--limit", "4", "--concurrency", "2"]);
     expect(result.stderr).toMatch(/^run 1 started\n/);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -39,33 +37,33 @@ describe("run --agent", () => {
   });
 
   it("keeps every workspace with --keep-workspaces", async () => {
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "fake", "--limit", "3", "--keep-workspaces", "--model", "m9"]);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "fake", "--limit", "3", "--keep-workspaces", "--model", "m9"]);
     expect(result.code).toBe(0);
     expect(readdirSync(join(dataDir(), "runs", "1", "workspaces")).sort()).toEqual(["sq-001", "sq-002", "sq-003"]);
     expect((await getRun(t.db, 1)).config.model).toEqual({ backend: "agent", agent: "fake", model: "m9", keepWorkspaces: true });
   });
 
   it("refuses an agent the config does not declare, and agent options without an agent", async () => {
-    const unknown = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "sh"]);
+    const unknown = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "sh"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--agent: agent "sh" is not configured in .*skillboard\.config\.json; configured: fake, /);
-    const noConfig = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "fake"], {});
+    const noConfig = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "fake"], {});
     expect(noConfig.code).toBe(2);
     expect(noConfig.stderr).toMatch(/not found; set SKILLBOARD_CONFIG or create it/);
-    const optionAsModel = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "fake", "--model=-rf"]);
+    const optionAsModel = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "fake", "--model=-rf"]);
     expect(optionAsModel.code).toBe(2);
     expect(optionAsModel.stderr).toMatch(/run: model\.model: an agent's model must be a plain name/);
-    const keepAlone = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--backend", "baseline", "--keep-workspaces"]);
+    const keepAlone = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--backend", "baseline", "--keep-workspaces"]);
     expect(keepAlone.code).toBe(2);
     expect(keepAlone.stderr).toMatch(/--keep-workspaces: only with --agent NAME/);
-    const noName = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--backend", "agent"]);
+    const noName = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--backend", "agent"]);
     expect(noName.code).toBe(2);
     expect(noName.stderr).toMatch(/--backend agent needs --agent NAME/);
     expect(await t.db.run.count()).toBe(0);
   });
 
   it("times an agent out, killing its whole group, and fails the run as the seed does", async () => {
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "hang", "--limit", "1", "--exec-timeout", "1", "--task-timeout-grace", "0"]);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "hang", "--limit", "1", "--exec-timeout", "1", "--task-timeout-grace", "0"]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: "failed", n: 1, timeouts: 1 });
     expect(result.stderr).toMatch(/failed for all 1 items before an agent response \(1x\): exec-timeout-1s/);
@@ -73,7 +71,7 @@ describe("run --agent", () => {
   });
 
   it("stops on Ctrl-C with the agents' groups killed, and resumes", async () => {
-    const child = spawnCli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "hang", "--limit", "2"], { databaseUrl: t.url, env: ENV });
+    const child = spawnCli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "hang", "--limit", "2"], { databaseUrl: t.url, env: ENV });
     child.stdin!.end();
     let stderr = "";
     child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -95,16 +93,16 @@ describe("run --agent", () => {
   }, 60_000);
 
   it("after a kill -9, the resume first ends the agents the dead process left running", async () => {
-    const child = spawnCli(["run", "--dataset", MINI, "--skill", SKILL, "--agent", "hang", "--limit", "2"], { databaseUrl: t.url, env: ENV });
+    const child = spawnCli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--agent", "hang", "--limit", "2"], { databaseUrl: t.url, env: ENV });
     child.stdin!.end();
     const exited = new Promise((resolve) => child.on("close", resolve));
     const pidFiles = ["sq-001", "sq-002"].map((id) => join(itemWorkspaceDirectory(dataDir(), 1, id), "pids.txt"));
     const pids = (await Promise.all(pidFiles.map((file) => readPids(file, 20_000)))).flat();
     child.kill("SIGKILL");
     await exited;
-    // Nothing could stop them: the agents (and what they started) outlive the process that ran them.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(pids.every(processAlive)).toBe(true);
+    // Nothing could stop them: the agents (and what they started) outlive the process that ran them. The CLI has been
+    // reaped, so the kernel is done with its death (its children reparented, any parent-death signal already queued).
+    expect(pids.every(untouched)).toBe(true);
 
     await t.db.run.update({ where: { id: 1 }, data: { configJson: JSON.stringify({ ...(await getRun(t.db, 1)).config, model: { backend: "agent", agent: "fake" } }) } });
     const resumed = await cli(["run", "--resume", "1"]);

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "@/lib/prompts";
-import { runCli } from "../support/cli";
+import { MINI_DATASET, runCli, TRAINED_SKILL } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
@@ -16,8 +16,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const MINI = "tests/fixtures/datasets/searchqa-mini.jsonl";
-const SKILL = "tests/fixtures/skills/searchqa-trained.md";
 const cli = (args: string[], input?: string, env?: Record<string, string>) => runCli(args, { databaseUrl: t.url, input, env });
 const jsonLines = (text: string) => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
@@ -50,11 +48,11 @@ describe("score", () => {
 describe("prompt", () => {
   it("writes the seed's system and user prompts for each item", async () => {
     const item = { id: "x1", question: "Who?", context: "[DOC] [TLE] A [PAR] b", answers: ["A"], diagnostic_trace_context: "trace" };
-    const result = await cli(["prompt", "--skill", SKILL, "--diagnostic-instruction", "Explain."], `${JSON.stringify(item)}\n`);
+    const result = await cli(["prompt", "--skill", TRAINED_SKILL, "--diagnostic-instruction", "Explain."], `${JSON.stringify(item)}\n`);
     expect(result.code).toBe(0);
     const [row] = jsonLines(result.stdout);
     expect(row!.id).toBe("x1");
-    expect(row!.system).toBe(buildSystemPrompt(readFileSync(SKILL, "utf8")));
+    expect(row!.system).toBe(buildSystemPrompt(readFileSync(TRAINED_SKILL, "utf8")));
     expect(row!.user).toBe(
       "## Context\n[DOC] [TLE] A [PAR] b\n\n## Question\nWho?\n\n## Previous Codex Trace Snapshot\n" +
         "This is a partial transcript from an earlier attempt. Use it as your current reasoning context.\n\ntrace\n\n## Training Readout\nExplain.",
@@ -64,7 +62,7 @@ describe("prompt", () => {
 
 describe("dataset and skill", () => {
   it("imports a dataset, prints its id, and lists it", async () => {
-    const imported = await cli(["dataset", "import", MINI, "--name", "mini"]);
+    const imported = await cli(["dataset", "import", MINI_DATASET, "--name", "mini"]);
     expect(imported.code).toBe(0);
     expect(imported.stdout).toBe("1\n");
     const listed = await cli(["dataset", "list"]);
@@ -83,8 +81,8 @@ describe("dataset and skill", () => {
   });
 
   it("adds a skill version once per distinct text", async () => {
-    const first = await cli(["skill", "add", SKILL, "--name", "qa"]);
-    const again = await cli(["skill", "add", SKILL, "--name", "qa"]);
+    const first = await cli(["skill", "add", TRAINED_SKILL, "--name", "qa"]);
+    const again = await cli(["skill", "add", TRAINED_SKILL, "--name", "qa"]);
     expect(first.stdout).toBe("1\n");
     expect(again.stdout).toBe("1\n");
     expect(again.stderr).toContain("unchanged");
@@ -106,7 +104,7 @@ describe("run and export", () => {
 
   it("rejects bad run options naming the option, and creates no run", async () => {
     for (const [flag, value] of [["--concurrency", "0"], ["--concurrency", "600"], ["--max-turns", "two"], ["--backend", "gemini"]] as const) {
-      const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, flag, value]);
+      const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, flag, value]);
       expect(result.code, `${flag} ${value}`).toBe(2);
       expect(result.stderr).toContain(flag);
     }
@@ -114,7 +112,7 @@ describe("run and export", () => {
   });
 
   it("runs on the offline baseline with no model configured and prints the summary line", async () => {
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL]);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL]);
     expect(result.code).toBe(0);
     expect(result.stderr.split("\n")[0]).toBe("run 1 started");
     expect(result.stderr).toMatch(/\n {2}\[rollout\] 12\/12 \(acc=\d\.\d{3}\) id=\S+ hard=[01]\n/);
@@ -125,7 +123,7 @@ describe("run and export", () => {
   });
 
   it("runs against an OpenAI-compatible server and exports the seed's results.jsonl rows", async () => {
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL, "--base-url", server.baseURL, "--model", "m1", "--concurrency", "3"]);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--base-url", server.baseURL, "--model", "m1", "--concurrency", "3"]);
     expect(result.code).toBe(0);
     expect(server.stats().requests).toBe(12);
     expect(server.requests[0]!.body.max_completion_tokens).toBe(16384);
@@ -147,7 +145,7 @@ describe("run and export", () => {
   it("stops with the server's message and a non-zero exit when the key is refused, never printing the key", async () => {
     server.setOptions({ requireApiKey: "right-key-456" });
     const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "wrong-key-123" };
-    const result = await cli(["run", "--dataset", MINI, "--skill", SKILL], undefined, env);
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL], undefined, env);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/401/);
     expect(result.stderr + result.stdout).not.toContain("wrong-key-123");

@@ -3,11 +3,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { getRun, iterateRunResultPages } from "@/lib/db";
-import type { StoredItemResult } from "@/lib/runs";
-import { runCli, spawnCli } from "../support/cli";
+import { getRun } from "@/lib/db";
+import { INITIAL_SKILL, runCli, spawnCli } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { makeItems } from "../support/rollout-fixtures";
+import { makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -21,17 +20,11 @@ afterEach(async () => {
   await t.close();
 });
 
-async function stored(runId: number): Promise<StoredItemResult[]> {
-  const rows: StoredItemResult[] = [];
-  for await (const page of iterateRunResultPages(t.db, runId)) rows.push(...page);
-  return rows;
-}
-
 it("resumes a SIGKILLed run: every item ends with exactly one result and stored items are not re-run", async () => {
   const items = makeItems(80);
   const file = join(t.dir, "items.jsonl");
   writeFileSync(file, items.map((item) => JSON.stringify(item)).join("\n"));
-  const args = ["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "4"];
+  const args = ["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", server.baseURL, "--concurrency", "4"];
 
   const child = spawnCli(args, { databaseUrl: t.url });
   let stderr = "";
@@ -46,7 +39,7 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
   child.kill("SIGKILL");
   await new Promise((resolve) => child.on("close", resolve));
 
-  const beforeResume = await stored(1);
+  const beforeResume = await storedResults(t.db, 1);
   expect(beforeResume.length).toBeGreaterThan(0);
   expect(beforeResume.length).toBeLessThan(80);
   // The stored counters agree with the stored rows even after a kill.
@@ -58,7 +51,7 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
   expect(resumed.stderr).toContain(`[rollout] resuming: ${beforeResume.length}/80 already done`);
   expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: 1, status: "completed", n: 80, em: 1 });
 
-  const after = await stored(1);
+  const after = await storedResults(t.db, 1);
   expect(after).toHaveLength(80);
   expect(new Set(after.map((r) => r.itemId)).size).toBe(80);
   expect(after.map((r) => r.seq)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
@@ -71,7 +64,7 @@ it("resumes a SIGKILLed run: every item ends with exactly one result and stored 
 it("pauses on Ctrl-C as interrupted (exit 130) with the summary line, and resumes to completion", async () => {
   const file = join(t.dir, "items.jsonl");
   writeFileSync(file, makeItems(60).map((item) => JSON.stringify(item)).join("\n"));
-  const child = spawnCli(["run", "--dataset", file, "--skill", "tests/fixtures/skills/searchqa-initial.md", "--base-url", server.baseURL, "--concurrency", "3"], {
+  const child = spawnCli(["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", server.baseURL, "--concurrency", "3"], {
     databaseUrl: t.url,
   });
   let stdout = "";
@@ -89,7 +82,7 @@ it("pauses on Ctrl-C as interrupted (exit 130) with the summary line, and resume
   expect(stderr).toContain("resume with --resume 1");
   const summary = JSON.parse(stdout) as { status: string; n: number };
   expect(summary.status).toBe("interrupted");
-  expect((await stored(1)).length).toBe(summary.n);
+  expect((await storedResults(t.db, 1)).length).toBe(summary.n);
 
   const resumed = await runCli(["run", "--resume", "1"], { databaseUrl: t.url });
   expect(resumed.code).toBe(0);

@@ -3,7 +3,6 @@
 // is how adding a skill version failed while the dashboard seeded its demo.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseFilePath } from "@/lib/db";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -15,13 +14,25 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((test) => test.close()));
 });
 
-/** Another process on the same file that adds a skill named `name` when told to (a line on stdin). */
-async function otherWriter(file: string, name: string): Promise<{ write(): void; done: Promise<string> }> {
+/**
+ * Another process on the same file that adds a skill named `name` when told to (a line on stdin). Its first try
+ * does not wait for the lock: when the database is locked it says "busy", then waits for its turn and writes.
+ * `tried` resolves with "busy" or "written", whichever it says first.
+ */
+async function otherWriter(file: string, name: string): Promise<{ write(): void; tried: Promise<string>; done: Promise<string> }> {
   const script = `
-    const db = new (require("better-sqlite3"))(process.argv[1], { timeout: 15000 });
+    const db = new (require("better-sqlite3"))(process.argv[1], { timeout: 0 });
     console.log("ready");
     process.stdin.once("data", () => {
-      db.prepare('INSERT INTO "Skill" ("name") VALUES (?)').run(process.argv[2]);
+      const insert = db.prepare('INSERT INTO "Skill" ("name") VALUES (?)');
+      try {
+        insert.run(process.argv[2]);
+      } catch (error) {
+        if (error.code !== "SQLITE_BUSY") throw error;
+        console.log("busy");
+        db.pragma("busy_timeout = 15000");
+        insert.run(process.argv[2]);
+      }
       console.log("written");
       process.exit(0);
     });`;
@@ -31,8 +42,17 @@ async function otherWriter(file: string, name: string): Promise<{ write(): void;
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
   await once(child.stdout, "data");
+  const tried = new Promise<string>((resolve) => {
+    const onData = () => {
+      const said = /^(busy|written)$/m.exec(output)?.[1];
+      if (!said) return;
+      child.stdout.off("data", onData);
+      resolve(said);
+    };
+    child.stdout.on("data", onData);
+  });
   const done = once(child, "exit").then(() => output);
-  return { write: () => child.stdin.write("go\n"), done };
+  return { write: () => child.stdin.write("go\n"), tried, done };
 }
 
 describe("transactions and other processes", () => {
@@ -44,7 +64,8 @@ describe("transactions and other processes", () => {
     const created = await test.db.$transaction(async (tx) => {
       expect(await tx.skill.count()).toBe(0);
       other.write();
-      await sleep(300); // the other process tries its write now: it must wait for this transaction, not slip in
+      // The other process tries its write now: it must find the database locked by this transaction, not slip in.
+      expect(await other.tried).toBe("busy");
       return tx.skill.create({ data: { name: "written in the transaction" } });
     });
 

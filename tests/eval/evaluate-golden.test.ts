@@ -5,9 +5,9 @@
  * (input, extract_answer(input)) and `evaluate` (response, golds, question, em, f1, subEm, predictedAnswer,
  * failReason — null when EM is 1 — and record, the eval_detail text).
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { emFailReason, evaluate, evaluationRecord, extractAnswer, normalizeAnswer } from "@/lib/eval";
+import { mismatches, readGolden } from "../support/golden";
 
 interface EvalGolden {
   normalize: { input: string; output: string }[];
@@ -25,16 +25,7 @@ interface EvalGolden {
   }[];
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL("../fixtures/golden/eval.json", import.meta.url), "utf8"),
-) as EvalGolden;
-
-function mismatches<C, V>(cases: readonly C[], expected: (c: C) => V, actual: (c: C) => V) {
-  return cases.flatMap((c, index) => {
-    const [want, got] = [expected(c), actual(c)];
-    return JSON.stringify(want) === JSON.stringify(got) ? [] : [{ index, case: c, got }];
-  });
-}
+const golden = readGolden<EvalGolden>("eval.json");
 
 describe("evaluator matches python3 golden vectors", () => {
   it("has hundreds of cases", () => {

@@ -6,27 +6,23 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatasetValidationError } from "@/lib/datasets";
 import {
-  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, iterateRunResultPages, listRunRecords, retryFailedItems, type Db,
+  countItemsByFilter, getDatasetItems, getItemConversation, getRun, importDataset, listRunRecords, retryFailedItems, type Db,
 } from "@/lib/db";
 import { exportRunResults, type ExportFormat } from "@/lib/export/run-export";
 import { importResults } from "@/lib/import";
 import { createRunFor, executeRun } from "@/lib/rollout";
+import { type StoredItemResult } from "@/lib/runs";
 import { describeBackends } from "@/app/runs/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
 import { runCli } from "../support/cli";
 import { writeTrickyRun } from "../support/export-fixtures";
+import { storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 async function exported(db: Db, runId: number, format: ExportFormat): Promise<string> {
   const chunks: string[] = [];
   for await (const chunk of exportRunResults(db, runId, format)) chunks.push(chunk);
   return chunks.join("");
-}
-
-async function storedRows(db: Db, runId: number) {
-  const rows = [];
-  for await (const page of iterateRunResultPages(db, runId)) rows.push(...page);
-  return rows;
 }
 
 async function counts(db: Db) {
@@ -52,9 +48,9 @@ describe("importing results", () => {
     for (const key of ["nDone", "emSum", "f1Sum", "subEmSum", "nAgentOk", "nErrors", "nTimeouts", "promptTokens", "completionTokens", "latencyMsSum"] as const) {
       expect(after[key], key).toBeCloseTo(before[key], 9);
     }
-    const strip = (row: Awaited<ReturnType<typeof storedRows>>[number]) => ({ ...row, datasetItemId: 0 });
-    expect((await storedRows(t.db, outcome.runId)).map(strip)).toEqual((await storedRows(t.db, runId)).map(strip));
-    const firstId = (await storedRows(t.db, runId))[0]!.itemId;
+    const strip = (row: StoredItemResult) => ({ ...row, datasetItemId: 0 });
+    expect((await storedResults(t.db, outcome.runId)).map(strip)).toEqual((await storedResults(t.db, runId)).map(strip));
+    const firstId = (await storedResults(t.db, runId))[0]!.itemId;
     expect(await getItemConversation(t.db, outcome.runId, firstId)).toEqual(await getItemConversation(t.db, runId, firstId));
     // Searchable like any run: the FTS index was written with the rows.
     expect((await countItemsByFilter(t.db, outcome.runId, "Zürich")).all).toBe((await countItemsByFilter(t.db, runId, "Zürich")).all);
@@ -65,8 +61,8 @@ describe("importing results", () => {
   it("the seed's results.jsonl: without a dataset one is made from the rows; timeouts and errors keep their status", async () => {
     const text = await exported(t.db, runId, "seed");
     const outcome = await importResults(t.db, [text], { file: "results.jsonl" });
-    const source = await storedRows(t.db, runId);
-    const imported = await storedRows(t.db, outcome.runId);
+    const source = await storedResults(t.db, runId);
+    const imported = await storedResults(t.db, outcome.runId);
     expect(imported.map((r) => [r.itemId, r.status, r.em, r.f1, r.subEm, r.predictedAnswer, r.failReason])).toEqual(
       source.map((r) => [r.itemId, r.status, r.em, r.f1, r.subEm, r.predictedAnswer, r.failReason]),
     );
@@ -100,7 +96,7 @@ describe("importing results", () => {
       JSON.stringify({ id, question: "q?", em, f1: em, sub_em: em, hard: em, soft: em, predicted_answer: em ? "a" : "b", gold_answers: ["a"], response: "", fail_reason: "", agent_ok: true, n_turns: 1 });
     const outcome = await importResults(t.db, [`${row("x", 0)}\n${row("y", 1)}\n${row("x", 1)}\n`], { file: "resumed.jsonl" });
     expect(outcome.duplicatesDropped).toBe(1);
-    const rows = await storedRows(t.db, outcome.runId);
+    const rows = await storedResults(t.db, outcome.runId);
     expect(rows.map((r) => [r.itemId, r.em, r.status])).toEqual([["y", 1, "correct"], ["x", 1, "correct"]]);
     expect((await getRun(t.db, outcome.runId)).emSum).toBe(2);
   });

@@ -16,8 +16,6 @@ function qaRequest(extra: Partial<ChatRequest> = {}): ChatRequest {
 }
 
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let server: FakeOpenAIServer;
 beforeAll(async () => {
   server = await startFakeOpenAIServer();
@@ -85,14 +83,17 @@ describe("aborts", () => {
   it("stops a hung request at once and sends nothing more", async () => {
     server.setOptions({ faults: faultAlways(() => true, { kind: "hang" }) });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("run cancelled")), 50);
     const begin = Date.now();
-    const error = await rejectionOf(model({ callTimeoutMs: 10_000 }).complete(qaRequest({ signal: controller.signal })));
+    const call = rejectionOf(model({ callTimeoutMs: 10_000 }).complete(qaRequest({ signal: controller.signal })));
+    await expect.poll(() => server.requests.length).toBe(1); // the request hangs at the server
+    controller.abort(new Error("run cancelled"));
+    const error = await call;
     expect(error.name).toBe("AbortError");
     expect(Date.now() - begin).toBeLessThan(3_000); // the call would hang for 10 s
-    await sleep(100);
+    // The hung request's connection is closed (the server sees it end), and the call has settled: the retry loop is
+    // the only thing that sends (the SDK's own retries are off), so nothing more can be sent.
+    await expect.poll(() => server.stats().inFlight).toBe(0);
     expect(server.stats().requests).toBe(1);
-    expect(server.stats().inFlight).toBe(0);
   });
 
   it("cuts a backoff sleep short and pairs the observer callbacks", async () => {
@@ -104,7 +105,8 @@ describe("aborts", () => {
       model({ backoff: { baseMs: 5_000, capMs: 5_000 } }).complete(qaRequest({ signal: controller.signal }), {
         onRetryScheduled: (info) => {
           events.push(`scheduled ${info.delayMs}`);
-          setTimeout(() => controller.abort(), 30);
+          // Right after this callback the backoff sleep begins; the abort lands in it.
+          queueMicrotask(() => controller.abort());
         },
         onRetryStarted: () => events.push("started"),
       }),
@@ -112,7 +114,7 @@ describe("aborts", () => {
     expect(error.name).toBe("AbortError");
     expect(Date.now() - begin).toBeLessThan(3_000); // the backoff alone is 5 s
     expect(events).toEqual(["scheduled 5000", "started"]);
-    await sleep(50);
+    // The call has settled with its one request answered (503): the retry loop, the only thing that sends, is over.
     expect(server.stats().requests).toBe(1);
   });
 

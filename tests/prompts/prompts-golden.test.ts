@@ -17,6 +17,7 @@ import {
   truncateContext,
   type UserPromptInput,
 } from "@/lib/prompts";
+import { mismatches, readGolden } from "../support/golden";
 
 interface PromptsGolden {
   template: string;
@@ -27,16 +28,7 @@ interface PromptsGolden {
   refinement: { previous: string; output: string }[];
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL("../fixtures/golden/prompts.json", import.meta.url), "utf8"),
-) as PromptsGolden;
-
-function mismatches<C, V>(cases: readonly C[], expected: (c: C) => V, actual: (c: C) => V) {
-  return cases.flatMap((c, index) => {
-    const [want, got] = [expected(c), actual(c)];
-    return want === got ? [] : [{ index, case: c, got }];
-  });
-}
+const golden = readGolden<PromptsGolden>("prompts.json");
 
 describe("prompts match python3 golden vectors", () => {
   it("the project's template is the seed's template", () => {

@@ -4,13 +4,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildAgentSkillMd, itemWorkspaceDirectory, promptFilePath, AGENT_PROMPT } from "@/lib/agent";
-import { addSkillVersion, getItemConversation, getItemExec, getRun, importDataset, iterateRunResultPages, retryFailedItems } from "@/lib/db";
+import { addSkillVersion, getItemConversation, getItemExec, getRun, importDataset, retryFailedItems } from "@/lib/db";
 import { createRunFor, executeRun, removeKeptWorkspaces } from "@/lib/rollout";
 import { RunSettingsSchema, type RunSettings, type StoredItemResult } from "@/lib/runs";
 import type { DatasetItem } from "@/lib/datasets/types";
 import { AGENTS_CONFIG, allGone, readPids } from "../support/agents";
 import { rejectionOf } from "../support/failures";
-import { makeItems } from "../support/rollout-fixtures";
+import { makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -40,9 +40,7 @@ async function agentRun(agent: string, options: { items?: DatasetItem[]; setting
 }
 
 async function results(runId: number): Promise<StoredItemResult[]> {
-  const rows: StoredItemResult[] = [];
-  for await (const page of iterateRunResultPages(t.db, runId)) rows.push(...page);
-  return rows.sort((a, b) => a.itemId.localeCompare(b.itemId));
+  return (await storedResults(t.db, runId)).sort((a, b) => a.itemId.localeCompare(b.itemId));
 }
 
 const workspace = (runId: number, itemId: string) => itemWorkspaceDirectory(t.dir, runId, itemId);

@@ -1,11 +1,10 @@
 // The executor end to end: SQLite through Prisma, the real openai client, and our fake
 // OpenAI-compatible server on 127.0.0.1 with controllable latency and faults.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getItemConversation, getRun, iterateRunResultPages, requestCancel } from "@/lib/db";
+import { getItemConversation, getRun, requestCancel } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
-import { type StoredItemResult } from "@/lib/runs";
 import { faultAlways, faultFirstN, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { createStoredRun, fastModel, itemGate, makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -20,12 +19,6 @@ afterEach(async () => {
   await t.close();
 });
 
-async function storedResults(runId: number): Promise<StoredItemResult[]> {
-  const rows: StoredItemResult[] = [];
-  for await (const page of iterateRunResultPages(t.db, runId)) rows.push(...page);
-  return rows;
-}
-
 describe("executeRun", () => {
   it("runs every item once, scores it, and keeps the run's counters equal to its rows", async () => {
     const items = makeItems(30, (i) => i % 3 === 0);
@@ -33,7 +26,7 @@ describe("executeRun", () => {
     const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
 
     expect(done.status).toBe("completed");
-    const rows = await storedResults(run.id);
+    const rows = await storedResults(t.db, run.id);
     expect(rows.map((r) => r.itemId).sort()).toEqual(items.map((i) => i.id).sort());
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(rows.filter((r) => r.status === "correct")).toHaveLength(20);
@@ -75,7 +68,7 @@ describe("executeRun", () => {
     });
     const run = await createStoredRun(t.db, { items: makeItems(4), baseURL: server.baseURL });
     const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
-    const byId = new Map((await storedResults(run.id)).map((r) => [r.itemId, r]));
+    const byId = new Map((await storedResults(t.db, run.id)).map((r) => [r.itemId, r]));
     expect(byId.get("q0001")).toMatchObject({ status: "correct", retries: 1, rateLimited: 1, attempts: 2 });
     expect(byId.get("q0002")).toMatchObject({ status: "correct", retries: 2, rateLimited: 0, attempts: 3 });
     expect(byId.get("q0000")).toMatchObject({ retries: 0, attempts: 1 });
@@ -88,7 +81,7 @@ describe("executeRun", () => {
     const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL, { maxRetries: 2 }) });
     expect(done.status).toBe("completed");
     expect(done.nErrors).toBe(1);
-    const failed = (await storedResults(run.id)).find((r) => r.itemId === "q0002")!;
+    const failed = (await storedResults(t.db, run.id)).find((r) => r.itemId === "q0002")!;
     expect(failed).toMatchObject({ status: "error", agentOk: false, attempts: 3, retries: 2, nTurns: 0, response: "", phase: null });
     expect(failed.failReason).toMatch(/^error: /);
     expect(failed.failReason).toContain("503");
@@ -124,7 +117,7 @@ describe("executeRun", () => {
     const done = await executeRun(t.db, run.id, { model: fastModel(server.baseURL, { callTimeoutMs: 200 }) });
     expect(done.status).toBe("completed");
     expect(done.nTimeouts).toBe(1);
-    const rows = await storedResults(run.id);
+    const rows = await storedResults(t.db, run.id);
     expect(rows.find((r) => r.itemId === "q0001")).toMatchObject({ status: "timeout", phase: "timeout", failReason: "task-timeout-0.6s", agentOk: false });
     expect(rows.filter((r) => r.status === "correct")).toHaveLength(5);
   });
@@ -137,29 +130,32 @@ describe("executeRun", () => {
     expect(second.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(second[1]!.content).toContain("## Context\n[DOC] [TLE] Answer 0");
     expect(second[3]!.content).toMatch(/^Your previous answer was:\n/);
-    const [row] = await storedResults(run.id);
+    const [row] = await storedResults(t.db, run.id);
     expect(row!.nTurns).toBe(2);
   });
 
   it("keeps finished results on cancel, and a resume runs only the rest", async () => {
-    server.setOptions({ latencyMs: 30 });
+    // Items 0–7 are answered, the calls for 8–11 are held: the run stands at 8 done when it is cancelled.
+    const gate = itemGate(8);
+    server.setOptions({ faults: gate.faults });
     const items = makeItems(40);
     const run = await createStoredRun(t.db, { items, baseURL: server.baseURL, settings: { concurrency: 4 } });
     const executing = executeRun(t.db, run.id, { model: fastModel(server.baseURL), heartbeatMs: 50, writer: { maxDelayMs: 10 } });
-    await waitFor(async () => (await getRun(t.db, run.id)).nDone >= 8);
+    await expect.poll(async () => (await getRun(t.db, run.id)).nDone, { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => gate.held()).toBe(4);
     await requestCancel(t.db, run.id);
     const cancelled = await executing;
     expect(cancelled.status).toBe("cancelled");
-    const before = await storedResults(run.id);
-    expect(before.length).toBeGreaterThanOrEqual(8);
-    expect(before.length).toBeLessThan(40);
+    const before = await storedResults(t.db, run.id);
+    expect(before.map((r) => r.itemId)).toEqual(items.slice(0, 8).map((item) => item.id));
     expect(cancelled.nDone).toBe(before.length);
 
+    gate.admit(Infinity);
     server.resetStats();
     server.requests.length = 0;
     const resumed = await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
     expect(resumed.status).toBe("completed");
-    const after = await storedResults(run.id);
+    const after = await storedResults(t.db, run.id);
     expect(after.map((r) => r.itemId).sort()).toEqual(items.map((i) => i.id).sort());
     const finishedBefore = new Set(before.map((r) => r.question));
     expect(server.requests.filter((r) => finishedBefore.has(r.question))).toEqual([]);
@@ -168,10 +164,12 @@ describe("executeRun", () => {
   });
 
   it("refuses to execute a run another live process holds", async () => {
-    server.setOptions({ latencyMs: 50 });
+    // Every call is held: the first execution is still under way when the second one asks.
+    const gate = itemGate(0);
+    server.setOptions({ faults: gate.faults });
     const run = await createStoredRun(t.db, { items: makeItems(20), baseURL: server.baseURL, settings: { concurrency: 2 } });
     const first = executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
-    await waitFor(async () => (await getRun(t.db, run.id)).status === "running");
+    await expect.poll(() => gate.held()).toBe(2);
     await expect(executeRun(t.db, run.id, { model: fastModel(server.baseURL) })).rejects.toThrow(/being executed by another process/);
     await requestCancel(t.db, run.id);
     await first;
@@ -185,15 +183,7 @@ describe("faults the client must survive", () => {
     server.setOptions({ faults: { pick: (ctx) => (ctx.requestIndex < 3 ? faults[ctx.requestIndex] : undefined) } });
     const run = await createStoredRun(t.db, { items: makeItems(1), baseURL: server.baseURL });
     await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
-    const [row] = await storedResults(run.id);
+    const [row] = await storedResults(t.db, run.id);
     expect(row).toMatchObject({ status: "correct", retries: 3, attempts: 4 });
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -1,10 +1,10 @@
 // The dashboard's worker: queued runs are claimed from the database, runs left "running" by a dead
 // process are resumed, runs a live process holds are left alone, and retrying failed items reruns only those.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getFailureReasons, getRun, getRunCurve, iterateRunResultPages, newWorkerId, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
+import { getFailureReasons, getRun, getRunCurve, newWorkerId, queueRunForResume, retryFailedItems, RunBusyError } from "@/lib/db";
 import { executeRun, startRunWorker, type RunWorker } from "@/lib/rollout";
 import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
+import { createStoredRun, fastModel, makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
@@ -21,14 +21,23 @@ afterEach(async () => {
   await t.close();
 });
 
-async function waitForStatus(runId: number, status: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(t.db, runId);
-    if (run.status === status) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} is ${run.status}, expected ${status}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function waitForStatus(runId: number, status: string) {
+  await expect.poll(async () => (await getRun(t.db, runId)).status, { timeout: 10_000, interval: 20 }).toBe(status);
+  return getRun(t.db, runId);
+}
+
+/**
+ * The ids each poll of the worker started executing, for tests of what the worker must leave alone: once a poll
+ * has started a run a second time, the first attempt has ended (a poll skips the runs it is still executing), so
+ * the worker has had its chance at the run and let go of it.
+ */
+function recordPolls(): { onPoll(started: number[]): void; attempts(runId: number): number[] } {
+  const polls: { at: number; started: number[] }[] = [];
+  return {
+    onPoll: (started) => polls.push({ at: performance.now(), started }),
+    /** When each poll that started `runId` ended (ms, performance.now()). */
+    attempts: (runId) => polls.filter((poll) => poll.started.includes(runId)).map((poll) => poll.at),
+  };
 }
 
 describe("run worker", () => {
@@ -65,11 +74,14 @@ describe("run worker", () => {
     const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL });
     await t.db.run.update({ where: { id: run.id }, data: { status: "running", workerId: `${(await import("node:os")).hostname()}:${process.pid}:other`, heartbeatAt: new Date() } });
     const logs: string[] = [];
-    worker = startRunWorker({ db: t.db, pollMs: 50, log: (line) => logs.push(line) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const polls = recordPolls();
+    worker = startRunWorker({ db: t.db, pollMs: 50, log: (line) => logs.push(line), onPoll: polls.onPoll });
+    await expect.poll(() => polls.attempts(run.id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(server.stats().requests).toBe(0);
     expect((await getRun(t.db, run.id)).status).toBe("running");
     // Looked at once per poll, quietly: not re-polled at once in a loop, nor logged as a resume it never made.
+    const [first, second] = polls.attempts(run.id);
+    expect(second! - first!).toBeGreaterThanOrEqual(45); // pollMs, less a timer's rounding
     expect(logs).toEqual([]);
   });
 
@@ -77,8 +89,9 @@ describe("run worker", () => {
     const workerId = newWorkerId();
     const run = await createStoredRun(t.db, { items: makeItems(3), baseURL: server.baseURL, leaseFor: workerId });
     expect(run.status).toBe("running");
-    worker = startRunWorker({ db: t.db, pollMs: 20, log: () => {} });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const polls = recordPolls();
+    worker = startRunWorker({ db: t.db, pollMs: 20, log: () => {}, onPoll: polls.onPoll });
+    await expect.poll(() => polls.attempts(run.id).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(server.stats().requests).toBe(0);
     expect((await executeRun(t.db, run.id, { workerId, model: fastModel(server.baseURL) })).status).toBe("completed");
     expect(server.stats().requests).toBe(3);
@@ -118,8 +131,7 @@ describe("retry failed items and resume", () => {
     expect(done).toMatchObject({ status: "completed", nDone: 10, nErrors: 0, emSum: 9, retries: 6 });
     expect(done.promptTokens).toBeGreaterThan(first.promptTokens);
     expect(server.requests).toHaveLength(3);
-    const rows = [];
-    for await (const page of iterateRunResultPages(t.db, run.id)) rows.push(...page);
+    const rows = await storedResults(t.db, run.id);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const curve = await getRunCurve(t.db, run.id);
     expect(curve.at(-1)).toMatchObject({ n: 10, em: 0.9 });

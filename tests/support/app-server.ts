@@ -6,6 +6,9 @@
  *   beforeAll(async () => { server = await startAppServer(); }, BUILD_TIMEOUT_MS);
  *   afterAll(() => server?.stop());
  *
+ * (Browser tests use useBrowserApp() from ./browser-app.ts, which does this and launches Chromium.) A test file
+ * that starts the server must be named *.server.test.ts or *.browser.test.ts: `npm run test:unit` skips those.
+ *
  * The server gets no OPENAI_*, AZURE_OPENAI_* or SKILLBOARD_* variables (nor DATABASE_URL, PORT) from the
  * outer environment; pass what a test needs in `env`. Its instrumentation migrates the fresh database
  * and seeds the demo on boot, so the database is not empty when the first page loads.
@@ -24,7 +27,7 @@ const BUILD_ID = join(PROJECT_ROOT, ".next", "BUILD_ID");
 const BUILD_LOCK = join(PROJECT_ROOT, "test-results", ".next-build.lock");
 /** What the build is made from; a file here newer than .next/BUILD_ID means the build is stale. */
 const SOURCE_DIRS = ["app", "lib", "prompts", "public"];
-const SOURCE_FILES = ["instrumentation.ts", "proxy.ts", "middleware.ts", "next.config.ts"];
+const SOURCE_FILES = ["instrumentation.ts", "proxy.ts", "next.config.ts"];
 
 /** For the beforeAll that starts the server: a build takes 30–90 s on 2 cores, and may wait for another file's. */
 export const BUILD_TIMEOUT_MS = 600_000;
@@ -153,6 +156,12 @@ let building: Promise<void> | undefined;
 
 /** Makes `.next` current: builds when BUILD_ID is missing or older than a source file; once per test process. */
 export function ensureBuild(): Promise<void> {
+  if (process.env.SKILLBOARD_TEST_PROJECT === "unit") {
+    // `npm run test:unit` must stay quick: it never builds (see vitest.config.ts).
+    return Promise.reject(
+      new Error("this test needs the production build: name its file *.server.test.ts (or *.browser.test.ts) so that only `npm test` runs it"),
+    );
+  }
   building ??= buildIfStale().catch((error: unknown) => {
     building = undefined;
     throw error;

@@ -1,5 +1,6 @@
 /**
  * Headless Chromium for browser tests: Debian's chromium driven by playwright-core (no browser download).
+ * Browser tests get it through useBrowserApp() (./browser-app.ts); on its own:
  *
  *   const browser = await launchBrowser();
  *   try {
@@ -34,7 +35,7 @@ export interface BrowserSession {
   context: BrowserContext;
   /** The context's first tab. More: `await context.newPage()`. */
   page: Page;
-  /** Console errors and uncaught exceptions of every page of the context, as they happen. */
+  /** Console errors and uncaught exceptions of every page of the context, as they happen (not Chromium's own favicon 404). */
   errors: string[];
   /** Closes the browser (its processes end) and removes the temporary profile. Safe to call twice. */
   close(): Promise<void>;
@@ -70,6 +71,7 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     page.on("console", (message) => {
       if (message.type() !== "error") return;
       const where = message.location().url;
+      if (isOwnFaviconRequest(message.text(), where)) return;
       errors.push(`console: ${message.text()}${where ? ` (${where})` : ""}`);
     });
     page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
@@ -93,6 +95,14 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
       }
     },
   };
+}
+
+/**
+ * Chromium asks for /favicon.ico by itself on some navigations (seen with the compare page), whatever the page's
+ * <link rel="icon"> says; the app's icon is app/icon.svg, so that 404 says nothing about the page.
+ */
+function isOwnFaviconRequest(text: string, url: string): boolean {
+  return /status of 404/.test(text) && URL.canParse(url) && new URL(url).pathname === "/favicon.ico";
 }
 
 /** Saves a full-page PNG as test-results/screenshots/<name>.png (test-results/ is git-ignored); returns its path. */

@@ -1,5 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
+/** Fixture files named as a user names them on the command line: relative to the project folder, where tests run. */
+export const MINI_DATASET = "tests/fixtures/datasets/searchqa-mini.jsonl";
+export const INITIAL_SKILL = "tests/fixtures/skills/searchqa-initial.md";
+export const TRAINED_SKILL = "tests/fixtures/skills/searchqa-trained.md";
+
 export interface CliResult {
   code: number | null;
   stdout: string;

@@ -112,18 +112,18 @@ describe("fake OpenAI server", () => {
     const s = await start({ faults: faultAlways(() => true, { kind: "hang" }) });
     const controller = new AbortController();
     const pending = post(`${s.baseURL}/chat/completions`, "q", { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect.poll(() => s.requests.length).toBe(1); // received, and hanging
     expect(s.stats().inFlight).toBe(1);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(s.stats().inFlight).toBe(0);
+    // The server learns of the abort when the connection closes, a moment after the client gave up.
+    await expect.poll(() => s.stats().inFlight).toBe(0);
   });
 
   it("closes promptly with a hung request open", async () => {
     const s = await start({ faults: faultAlways(() => true, { kind: "hang" }) });
     const pending = post(`${s.baseURL}/chat/completions`, "q").catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect.poll(() => s.requests.length).toBe(1); // received, and hanging
     const begin = Date.now();
     await s.close();
     expect(Date.now() - begin).toBeLessThan(500);

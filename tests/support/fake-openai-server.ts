@@ -10,7 +10,8 @@
  * else the first `[TLE]` title of the context, else "unknown". Usage counts ~ characters / 4.
  *
  * Faults are chosen per request by a FaultPlan (see the helpers below), so a test can script e.g.
- * "429 on the first attempt of every item" or "hang on question 3".
+ * "429 on the first attempt of every item", "hang on question 3", or hold answers until the test lets them
+ * through (`hold`; tests/support/rollout-fixtures.ts has `itemGate` for makeItems() items).
  */
 
 import http from "node:http";
@@ -26,7 +27,9 @@ export type Fault =
   /** Destroys the socket without a response. */
   | { kind: "reset" }
   /** Waits, then answers normally. */
-  | { kind: "delay"; ms: number };
+  | { kind: "delay"; ms: number }
+  /** Answers normally once `until` settles; the call stays in flight meanwhile (until the client aborts it). */
+  | { kind: "hold"; until: Promise<unknown> };
 
 export interface FaultContext {
   /** 0-based index of the request since start (or the last resetStats). */
@@ -127,9 +130,17 @@ export function faultSequence(faults: (Fault | undefined)[]): FaultPlan {
   return { pick: (ctx) => faults[ctx.requestIndex] };
 }
 
-/** The first plan that picks a fault wins. */
+/** The first plan that picks a fault wins; the plans after it are not asked. */
 export function combineFaults(...plans: FaultPlan[]): FaultPlan {
-  return { pick: (ctx) => plans.map((plan) => plan.pick(ctx)).find((fault) => fault !== undefined) };
+  return {
+    pick(ctx) {
+      for (const plan of plans) {
+        const fault = plan.pick(ctx);
+        if (fault) return fault;
+      }
+      return undefined;
+    },
+  };
 }
 
 /** First non-empty line after `## Question` in the last user message. */
@@ -210,6 +221,7 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
       req.socket.destroy();
       return;
     }
+    if (fault?.kind === "hold") await fault.until.catch(() => undefined);
     await wait(options.latencyMs ?? 0);
     if (options.requireApiKey !== undefined && presentedKey !== options.requireApiKey) {
       return sendError(res, 401, "Incorrect API key provided.", "invalid_api_key");

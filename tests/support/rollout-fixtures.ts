@@ -1,8 +1,9 @@
-import { addSkillVersion, importDataset, type Db } from "@/lib/db";
+import { addSkillVersion, importDataset, iterateRunResultPages, type Db } from "@/lib/db";
 import { createOpenAIChatModel } from "@/lib/model";
 import { createRunFor } from "@/lib/rollout";
-import { RunSettingsSchema, type RunSettings } from "@/lib/runs";
+import { RunSettingsSchema, type RunSettings, type StoredItemResult } from "@/lib/runs";
 import type { DatasetItem } from "@/lib/datasets/types";
+import type { FaultPlan } from "./fake-openai-server";
 
 /**
  * Items the fake server answers from the first [TLE] title: item i is answered "Answer <i>",
@@ -31,6 +32,13 @@ export async function createStoredRun(
   });
 }
 
+/** Every stored result of a run, in the run's order (seq). */
+export async function storedResults(db: Db, runId: number): Promise<StoredItemResult[]> {
+  const rows: StoredItemResult[] = [];
+  for await (const page of iterateRunResultPages(db, runId)) rows.push(...page);
+  return rows;
+}
+
 /** The real OpenAI client against the fake server, with millisecond backoff so retry tests stay fast. */
 export function fastModel(baseURL: string, settings: { maxRetries?: number; callTimeoutMs?: number } = {}) {
   return createOpenAIChatModel({
@@ -40,4 +48,38 @@ export function fastModel(baseURL: string, settings: { maxRetries?: number; call
     maxRetries: settings.maxRetries ?? 5,
     backoff: { baseMs: 5, capMs: 40 },
   });
+}
+
+export interface ItemGate {
+  /** For the fake server's `faults` (alone, or in combineFaults after the plans that should still apply). */
+  faults: FaultPlan;
+  /** Answers the items numbered below `limit` from now on, releasing those held; `admit(0)` holds every new call. */
+  admit(limit: number): void;
+  /** How many calls the gate holds (a held call whose client gave up is counted until it is released). */
+  held(): number;
+}
+
+/**
+ * Holds the fake server's answers to makeItems() items numbered `admitted` and above: their calls stay in flight
+ * until `admit()` lets them through. A run then stands still at a known point (e.g. exactly 8 items done and
+ * `concurrency` calls waiting), so a test can watch or cancel it without racing its end.
+ */
+export function itemGate(admitted: number): ItemGate {
+  let limit = admitted;
+  let waiting: { index: number; release(): void }[] = [];
+  return {
+    faults: {
+      pick(ctx) {
+        const index = Number(/clue number (\d+)\?/.exec(ctx.question)?.[1]);
+        if (!Number.isInteger(index) || index < limit) return undefined;
+        return { kind: "hold", until: new Promise<void>((release) => waiting.push({ index, release })) };
+      },
+    },
+    admit(next) {
+      limit = next;
+      for (const call of waiting) if (call.index < limit) call.release();
+      waiting = waiting.filter((call) => call.index >= limit);
+    },
+    held: () => waiting.length,
+  };
 }

@@ -5,7 +5,6 @@
  * (input, input.strip(), input.split(), input.splitlines()) and `slice` (input, len(input), start, end|null,
  * input[start:end]).
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   codePointLength,
@@ -17,6 +16,7 @@ import {
   pySplitlines,
   pyStrip,
 } from "@/lib/text/python";
+import { mismatches, readGolden } from "../support/golden";
 
 interface ReprGolden {
   str: { input: string; repr: string }[];
@@ -27,19 +27,7 @@ interface ReprGolden {
   slice: { input: string; length: number; start: number; end: number | null; output: string }[];
 }
 
-const golden = JSON.parse(
-  readFileSync(new URL("../fixtures/golden/repr.json", import.meta.url), "utf8"),
-) as ReprGolden;
-
-/** Every case whose actual value differs from Python's, so one failure report lists them all. */
-function mismatches<C, V>(cases: readonly C[], expected: (c: C) => V, actual: (c: C) => V) {
-  return cases.flatMap((c, index) => {
-    const [want, got] = [expected(c), actual(c)];
-    return JSON.stringify(want) === JSON.stringify(got) && (typeof want !== "number" || Object.is(want, got))
-      ? []
-      : [{ index, case: c, got }];
-  });
-}
+const golden = readGolden<ReprGolden>("repr.json");
 
 describe("python helpers match python3 golden vectors", () => {
   it("has a meaningful number of cases", () => {
