@@ -471,6 +471,12 @@ def main():
               for n in ("merge_failure", "merge_success", "merge_final", "ranking", "slow_update", "meta_skill")),
         )},
         "values": value_cases(),
+        # What the analyst cases' rows were rolled out from, so the test can roll them out with Skillboard's own
+        # rollout and check that its rows give upstream's trajectories (rows whose call raised are left out).
+        "rollout": {"skill": SKILL, "items": [
+            {"item": {k: it[k] for k in ("id", "question", "context", "answers")}, "replies": it["replies"],
+             "maxTurns": 2 if it is TWO_TURN_ITEM else 1}
+            for it in ITEMS + [TWO_TURN_ITEM] if not any(isinstance(r, Exception) for r in it["replies"])]},
         "analyst": analyst,
         "stepBuffer": buffer,
         "merge": merge,
