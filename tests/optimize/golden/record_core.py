@@ -1,0 +1,108 @@
+"""Record golden vectors for lib/optimize's pure core from the upstream SkillOpt code (and CPython's random).
+
+Run from the repository root with python3.11 (the Python the seed targets):
+
+    python3 tests/optimize/golden/record_core.py > tests/fixtures/golden/optimize-core.json
+
+The upstream package is imported from ../shared/seed/skillopt (override with SKILLOPT_SEED_DIR). Its
+`skillopt.optimizer` package imports the model backends, which import the `openai` SDK at module load; that
+SDK is not installed here, so an inert stand-in module is registered under that name before the import. No
+model is ever called: where an upstream function calls the optimizer model, this script replaces that call
+with a scripted reply (a fake model), exactly at the name the function looks it up by.
+
+Floats are recorded as their Python repr strings, so the TypeScript test compares them byte for byte.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import types
+
+SEED_DIR = os.environ.get(
+    "SKILLOPT_SEED_DIR",
+    os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "seed", "skillopt"),
+)
+sys.path.insert(0, os.path.abspath(SEED_DIR))
+
+
+class _InertModule(types.ModuleType):
+    """Stands in for an SDK that upstream imports but these functions never use."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = type(name, (Exception,), {})
+        setattr(self, name, value)
+        return value
+
+
+sys.modules.setdefault("openai", _InertModule("openai"))
+
+
+# ── random.Random ────────────────────────────────────────────────────────
+
+RANDOM_SEEDS = [0, 1, 5, -5, 42, 43, 1042, 2042, 4043, 12345, 2**31 - 1, 2**32 - 1, 2**32, 2**53 + 7,
+                2**64 + 12345, 12345678901234567890123456789, -(2**40)]
+
+
+def record_random() -> dict:
+    cases = []
+    for seed in RANDOM_SEEDS:
+        rng = random.Random(seed)
+        case: dict = {"seed": str(seed)}
+        case["uint32"] = [rng.getrandbits(32) for _ in range(8)]
+        case["random"] = [repr(rng.random()) for _ in range(8)]
+        case["getrandbits"] = [
+            {"k": k, "value": str(rng.getrandbits(k))} for k in (0, 1, 5, 31, 32, 33, 53, 64, 100, 129)
+        ]
+        case["randbelow"] = [
+            {"n": n, "value": rng._randbelow(n)}
+            for n in (1, 2, 3, 7, 8, 9, 100, 1000, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 10**12, 2**53 - 1)
+        ]
+        shuffles = []
+        for n in (0, 1, 2, 3, 5, 10, 40, 200, 400):
+            x = list(range(n))
+            rng.shuffle(x)
+            shuffles.append(x)
+        case["shuffle"] = shuffles
+        samples = []
+        for n, k in ((5, 0), (5, 5), (10, 3), (21, 5), (22, 5), (30, 6), (60, 6), (61, 6), (100, 10),
+                     (200, 20), (400, 40), (2000, 1), (2000, 50)):
+            samples.append({"n": n, "k": k, "value": rng.sample(range(n), k)})
+        case["sample"] = samples
+        case["choice"] = [rng.choice("abcdefg") for _ in range(6)]
+        cases.append(case)
+    # The idiom upstream uses: a fresh Random(seed) shuffling a copy (epoch seeds 42 + epoch * 1000, ...).
+    fresh = []
+    for seed in (42, 43, 1042, 2042, 3042, 4042, 42 + 1000 + 1, 0, 7):
+        for n in (8, 40, 400):
+            x = list(range(n))
+            random.Random(seed).shuffle(x)
+            fresh.append({"seed": seed, "n": n, "value": x})
+    return {"cases": cases, "fresh_shuffles": fresh}
+
+
+def main() -> None:
+    out = {
+        "python": sys.version.split()[0],
+        "random": record_random(),
+    }
+    sys.stdout.write(_dump(out) + "\n")
+
+
+def _dump(value, depth: int = 0) -> str:
+    """JSON with one line per list element / dict entry down to depth 3, compact below (small, diffable)."""
+    if depth >= 3 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    pad = " " * (depth + 1)
+    if isinstance(value, dict):
+        body = ",\n".join(f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dump(v, depth + 1)}" for k, v in value.items())
+        return "{\n" + body + "\n" + " " * depth + "}"
+    body = ",\n".join(pad + _dump(v, depth + 1) for v in value)
+    return "[\n" + body + "\n" + " " * depth + "]"
+
+
+if __name__ == "__main__":
+    main()
