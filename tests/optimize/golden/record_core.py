@@ -14,10 +14,13 @@ Floats are recorded as their Python repr strings, so the TypeScript test compare
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import random
 import sys
+import tempfile
 import types
 
 SEED_DIR = os.environ.get(
@@ -84,10 +87,93 @@ def record_random() -> dict:
     return {"cases": cases, "fresh_shuffles": fresh}
 
 
+# ── splits (skillopt/datasets/base.py) ─────────────────────────────────
+
+SPLIT_RATIOS = ["2:1:7", "1:1:1", "3:1:1", "1:2:3", "5:3:2", "1:1:8", "10:1:1", " 2 : 1 : 7 ", "2::1:7"]
+
+
+def _error_text(fn) -> dict:
+    try:
+        return {"value": fn()}
+    except Exception as exc:  # noqa: BLE001
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def _upstream_ratio_split(ids: list[str], ratio: str, split_seed: int, seed: int, limit: int) -> dict:
+    """The upstream loader end to end: raw JSON file -> _materialize_ratio_split -> _load_all_splits."""
+    from skillopt.envs.searchqa.dataloader import SearchQADataLoader
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data_path = os.path.join(tmp, "raw.json")
+        with open(data_path, "w", encoding="utf-8") as f:
+            json.dump([{"id": i, "question": f"question {i}"} for i in ids], f)
+        loader = SearchQADataLoader(
+            data_path=data_path, split_mode="ratio", split_ratio=ratio, split_seed=split_seed,
+            split_output_dir=os.path.join(tmp, "out"), seed=seed, limit=limit,
+        )
+        with contextlib.redirect_stdout(io.StringIO()):
+            loader.setup({})
+        return {name: [item["id"] for item in loader.get_split_items(name)] for name in ("train", "val", "test")}
+
+
+def _upstream_manifest_split(parts: dict[str, dict[str, object]], limit: int) -> dict:
+    """split_dir mode: each part is a directory of files (name -> JSON); upstream reads sorted(*.json)[0]."""
+    from skillopt.envs.searchqa.dataloader import SearchQADataLoader
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, files in parts.items():
+            os.makedirs(os.path.join(tmp, name))
+            for file_name, content in files.items():
+                with open(os.path.join(tmp, name, file_name), "w", encoding="utf-8") as f:
+                    json.dump(content, f)
+        loader = SearchQADataLoader(split_dir=tmp, split_mode="split_dir", limit=limit)
+        with contextlib.redirect_stdout(io.StringIO()):
+            loader.setup({})
+        return {name: [item["id"] for item in loader.get_split_items(name)] for name in ("train", "val", "test")}
+
+
+def record_splits() -> dict:
+    from skillopt.datasets.base import _compute_split_counts, _parse_split_ratio
+
+    counts = []
+    for ratio in ["2:1:7", "1:1:1", "3:1:1", "1:2:3", "5:3:2", "1:1:8", "10:1:1", "7:7:1", "1:1:2"]:
+        parsed = _parse_split_ratio(ratio)
+        for total in list(range(0, 61)) + [99, 100, 101, 399, 400, 2000, 2001, 9999]:
+            counts.append({"ratio": ratio, "total": total, "counts": list(_compute_split_counts(total, parsed))})
+    parse = [
+        {"text": text, **_error_text(lambda text=text: list(_parse_split_ratio(text)))}
+        for text in SPLIT_RATIOS + ["2:1", "2:1:7:1", "a:b:c", "2:0:7", "2:-1:7", "1.5:1:1", "", ":::",
+                                    "+2:1:7", "2_0:1:7", "02:1:7", "2:1:7:", "\t3\n:1:1"]
+    ]
+    ratio_splits = []
+    for total in (1, 2, 3, 7, 10, 25, 50, 123):
+        ids = [f"q{i:04d}" for i in range(total)]
+        for ratio in ("2:1:7", "1:1:1", " 2 : 1 : 7 ", "3:1:1"):
+            for split_seed, seed in ((42, 42), (7, 42), (0, 42), (0, 7), (2**40, 1)):
+                for limit in (0, 3):
+                    if limit and total < 10:
+                        continue
+                    ratio_splits.append({
+                        "ids": total, "ratio": ratio, "split_seed": split_seed, "seed": seed, "limit": limit,
+                        "split": _upstream_ratio_split(ids, ratio, split_seed, seed, limit),
+                    })
+    ids = [f"m{i:03d}" for i in range(30)]
+    manifest = []
+    for limit in (0, 2):
+        parts = {
+            "train": {"items.json": [{"id": i} for i in ids[20:5:-1]]},
+            "val": {"items.json": [{"id": i} for i in ids[:5]], "z.json": [{"id": "ignored"}]},
+            "test": {"b.json": [{"id": "ignored"}], "a.json": [{"id": i} for i in ids[25:]]},
+        }
+        manifest.append({"parts": parts, "limit": limit, "split": _upstream_manifest_split(parts, limit)})
+    return {"counts": counts, "parse": parse, "ratio_splits": ratio_splits, "manifest": manifest}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
         "random": record_random(),
+        "splits": record_splits(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
