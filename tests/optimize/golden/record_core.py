@@ -169,11 +169,38 @@ def record_splits() -> dict:
     return {"counts": counts, "parse": parse, "ratio_splits": ratio_splits, "manifest": manifest}
 
 
+# ── learning-rate schedule (skillopt/optimizer/scheduler.py) ────────────
+
+
+def record_schedule() -> dict:
+    from skillopt.optimizer.scheduler import build_scheduler
+
+    cases = []
+    for mode in ("constant", "linear", "cosine", "autonomous"):
+        for max_lr in (1, 2, 3, 4, 5, 6, 7, 8, 12, 20):
+            for min_lr in sorted({0, 1, 2, 3, max_lr // 2, max_lr}):
+                if min_lr > max_lr:
+                    continue
+                for total in (0, 1, 2, 3, 4, 5, 7, 8, 10, 13, 16, 20, 40, 100):
+                    scheduler = build_scheduler(mode=mode, max_lr=max_lr, min_lr=min_lr, total_steps=total)
+                    cases.append({
+                        "mode": mode, "max_lr": max_lr, "min_lr": min_lr, "total_steps": total,
+                        "steps": [scheduler.step() for _ in range(total + 2)],
+                        "get_lr_0": scheduler.get_lr(0),
+                        "state": scheduler.state_dict(),
+                    })
+    round_cases = [x / 4 for x in range(-40, 41)] + [0.49999999999999994, 2.5000000000000004, 1e15 + 0.5, -0.5]
+    rounding = [{"x": repr(x), "round": round(x)} for x in round_cases]
+    unknown = _error_text(lambda: build_scheduler(mode="warmup"))
+    return {"cases": cases, "round": rounding, "unknown_mode": unknown}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
         "random": record_random(),
         "splits": record_splits(),
+        "schedule": record_schedule(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
