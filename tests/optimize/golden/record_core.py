@@ -195,12 +195,96 @@ def record_schedule() -> dict:
     return {"cases": cases, "round": rounding, "unknown_mode": unknown}
 
 
+# ── JSON in model replies (skillopt/utils/json_utils.py, without json_repair) ──
+
+JSON_REPLIES = [
+    '{"a": 1}',
+    '```json\n{"edits": [{"op": "append", "content": "Be brief."}]}\n```',
+    'Here is my analysis.\n\n```json\n{"reasoning": "r", "edits": []}\n```\nHope this helps {really}.',
+    'Sure! {"selected_indices": [2, 0, 1]} That is all.',
+    '```json\n{"a": 1,}\n```',
+    '{"a": 1, "b": [1, 2,],}',
+    '```json\n{bad}\n```\nthen {"a": 1}',
+    '```JSON\n{"upper": true}\n```',
+    '```\n{"plain_fence": 1}\n```',
+    '{"text": "x } y { z", "n": 2}',
+    '{"a": 1}\n{"b": 2}',
+    'Set it to {x}. {"a": 1}',
+    'I would use "{" here, then {"a": "b"}',
+    '{"v": NaN, "w": Infinity, "x": -Infinity}',
+    '{"f": [1.0, 1, 1e5, 1E-7, -0.0, -0, 0.1, 1E400, 2.5e-324, 9007199254740991, 0.30000000000000004]}',
+    '```json\n[1, 2, 3]\n```',
+    '```json\n"just a string"\n```',
+    '```json\n42\n```',
+    '```json\ntrue\n```',
+    '```json\nnull\n```',
+    'Prose ```json {"unclosed": 1}',
+    '{"a": 1, "b": 2, "a": 3}',
+    '{"__proto__": {"x": 1}, "constructor": 2}',
+    '{"s": "line\nbreak raw"}',
+    '{"s": "esc \\u00e9 \\ud83d\\ude00 \\/ \\" \\\\ \\b\\f\\n\\r\\t"}',
+    '{"s": "bad \\x escape"}',
+    '{"s": "bad \\u12G4 escape"}',
+    '```json\n\ufeff{"bom": 1}\n```',
+    '```json\u00a0{"nbsp_before": 1}```',
+    '```json\n{"nbsp_after": 1}\u00a0```',
+    '```json\u3000\u2028{"wide": 1}\n```',
+    '',
+    'no json here',
+    '{}',
+    '```json\n{}\n```',
+    '```json\n```{"after_empty_fence": 1}',
+    '```json\n{"first": 1}\n```\n```json\n{"second": 2}\n```',
+    '```json\n{"a": 1,}\n```\n{"outside": 2}',
+    '// comment\n{"a": 1 // trailing\n}',
+    "{'single': 'quotes'}",
+    '{"edits": [{"op": "replace", "target": "Use {x}", "content": "Use {y} and }"}]}',
+    '```json\r\n{"crlf": 1}\r\n```',
+    '```json   \n\n  {"padded": 1}  \n\n```',
+    '{"n": -}', '{"n": 1.}', '{"n": .5}', '{"n": 1e}', '{"n": +1}', '{"n": 01}',
+    '{"unicode": "Gödel, Escher, Bach \u2014 日本語 🎉"}',
+    '{"nested": {"deep": {"deeper": [{"x": [[]]}]}}}',
+    '{"a": 1} trailing } brace',
+    '{ "spaced" : 1 , "keys" : [ 1 , 2 ] }',
+    '{"tab":\t1}',
+    '{"vt":\x0b1}',
+    '{"ctrl": "a\x01b"}',
+    '{"del": "a\x7fb"}',
+    '{"k": "v"}}',
+    '{{"k": "v"}',
+    '```json\n{"k": "```"}\n```',
+    '{"' + "k" * 3 + '": [' + ", ".join(str(i) for i in range(50)) + ']}',
+    '[' * 50 + ']' * 50,
+    '{"x": ' + '[' * 100 + ']' * 100 + '}',
+    '{"x": ' + '[' * 5000 + ']' * 5000 + '}',
+    '{"true": true, "false": false, "null": null, "nulls": [null, nullx]}',
+    '{"tr": tru}',
+]
+
+
+def record_json() -> list:
+    from skillopt.utils.json_utils import extract_json
+    import warnings
+
+    cases = []
+    for text in JSON_REPLIES:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = extract_json(text)
+            cases.append({"text": text, "result": None if result is None else json.dumps(result, ensure_ascii=False)})
+        except RecursionError:
+            cases.append({"text": text, "crash": "RecursionError"})
+    return cases
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
         "random": record_random(),
         "splits": record_splits(),
         "schedule": record_schedule(),
+        "json": record_json(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
