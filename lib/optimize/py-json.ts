@@ -13,6 +13,7 @@
  * RecursionError near its recursion limit (about 1000 frames, minus the caller's own depth).
  */
 import { PyFloat, type PyJson } from "@/lib/export/python-json";
+import { UpstreamCrashError } from "./py-values";
 
 /** Nesting depth at which CPython's decoder gives up with RecursionError (approximately; see above). */
 export const MAX_DEPTH = 1000;
@@ -32,9 +33,9 @@ export class PyJsonDecodeError extends Error {
  * Upstream would not return from `json.loads` here: CPython raises RecursionError, which upstream's
  * `except json.JSONDecodeError` does not catch. Callers record the reply as a failure and go on.
  */
-export class PyJsonRecursionError extends Error {
+export class PyJsonRecursionError extends UpstreamCrashError {
   constructor() {
-    super("maximum recursion depth exceeded while decoding a JSON document");
+    super("RecursionError: maximum recursion depth exceeded while decoding a JSON document");
     this.name = "PyJsonRecursionError";
   }
 }
@@ -174,12 +175,3 @@ const CONSTANTS: readonly (readonly [string, PyJson])[] = [
   ["Infinity", new PyFloat(Number.POSITIVE_INFINITY)],
   ["-Infinity", new PyFloat(Number.NEGATIVE_INFINITY)],
 ];
-
-/** Python's truthiness of a parsed value (`if result:`): empty containers, "", 0, 0.0, False and None are false. */
-export function pyTruthy(value: PyJson): boolean {
-  if (value === null || value === false || value === "" || value === 0) return false;
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === "object") return Object.keys(value).length > 0;
-  return true;
-}

@@ -9,6 +9,7 @@
 import { DatasetValidationError, IssueList } from "@/lib/datasets/errors";
 import { pyStrRepr, pyStrip } from "@/lib/text/python";
 import { pyShuffled } from "./py-random";
+import { pyTypeName } from "./py-values";
 
 export type SplitName = "train" | "val" | "test";
 export const SPLIT_NAMES: readonly SplitName[] = ["train", "val", "test"];
@@ -179,13 +180,4 @@ export class SplitManifestError extends Error {
     super(failures.map((failure) => failure.message).join("\n"));
     this.name = "SplitManifestError";
   }
-}
-
-/** Python's `type(x).__name__` for parsed JSON, as upstream's error message prints it. */
-function pyTypeName(value: unknown): string {
-  if (value === null) return "NoneType";
-  if (typeof value === "string") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  return "dict";
 }

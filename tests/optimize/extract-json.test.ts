@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { PyFloat, pyJsonDumps } from "@/lib/export/python-json";
 import { extractJson } from "@/lib/optimize/extract-json";
-import { PyJsonDecodeError, PyJsonRecursionError, pyJsonLoads, pyTruthy } from "@/lib/optimize/py-json";
+import { PyJsonDecodeError, PyJsonRecursionError, pyJsonLoads } from "@/lib/optimize/py-json";
+import { pyTruthy } from "@/lib/optimize/py-values";
 import { goldenSection } from "./golden";
 
 type JsonCase = { text: string; result: string | null } | { text: string; crash: "RecursionError" };

@@ -278,6 +278,97 @@ def record_json() -> list:
     return cases
 
 
+# ── edits (skillopt/optimizer/skill.py) ────────────────────────────────
+
+_SLOW = "<!-- SLOW_UPDATE_START -->\n## Slow guidance\n- keep X\n<!-- SLOW_UPDATE_END -->\n"
+_APPX = "<!-- APPENDIX_START -->\n## Appendix\n- note Y\n<!-- APPENDIX_END -->\n"
+EDIT_SKILLS = {
+    "basic": "# Skill\n\n## Rules\n- Be brief.\n- Cite sources.\n- Be brief.\n",
+    "empty": "",
+    "blank": "   \n\n",
+    "slow": "# Skill\n- rule A\n- keep X\n\n" + _SLOW,
+    "both": "# Skill\n- rule A\n\n" + _APPX + "\n" + _SLOW + "tail line\n",
+    "reversed_markers": "# Skill\n<!-- SLOW_UPDATE_END -->\n- rule A\n<!-- SLOW_UPDATE_START -->\n- rule B\n",
+    "unclosed": "# Skill\n- rule A\n<!-- APPENDIX_START -->\n- rule B\n",
+    "unicode": "# Compétences 🎯\n- Répondre en français.\n- 日本語もOK\n",
+    "no_newline": "one line only",
+    "crlf": "line1\r\nline2\r\n",
+}
+
+_LONG = "🎉" * 150 + "é" * 100
+EDIT_PATCHES = [
+    {"edits": [{"op": "append", "content": "- New rule."}]},
+    {"edits": [{"op": "append", "content": "  \n- Padded rule.\n\n  "}]},
+    {"edits": [{"op": "append", "content": "x <!-- SLOW_UPDATE_START --> y <!-- APPENDIX_END -->"}]},
+    {"edits": [{"op": "append", "target": "keep X", "content": "- appended with target"}]},
+    {"edits": [{"op": "insert_after", "target": "Be brief", "content": "- After brief."}]},
+    {"edits": [{"op": "insert_after", "target": "only", "content": "- After last line."}]},
+    {"edits": [{"op": "insert_after", "target": "nowhere to be found", "content": "- Fallback."}]},
+    {"edits": [{"op": "insert_after", "target": "", "content": "- Empty target."}]},
+    {"edits": [{"op": "insert_after", "target": "rule A", "content": "- After A."}]},
+    {"edits": [{"op": "insert_after", "target": "line1", "content": "- After line1."}]},
+    {"edits": [{"op": "replace", "target": "- Be brief.", "content": "- Be concise."}]},
+    {"edits": [{"op": "replace", "target": "- Be brief.", "content": "$& and $1 $$"}]},
+    {"edits": [{"op": "replace", "target": "missing", "content": "x"}]},
+    {"edits": [{"op": "replace", "target": "", "content": "x"}]},
+    {"edits": [{"op": "replace", "target": "rule A", "content": "   "}]},
+    {"edits": [{"op": "replace", "target": "Répondre", "content": "Answer"}]},
+    {"edits": [{"op": "delete", "target": "- Cite sources.\n"}]},
+    {"edits": [{"op": "delete", "target": "missing"}]},
+    {"edits": [{"op": "delete"}]},
+    {"edits": [{"op": "delete", "target": "- keep X"}]},
+    {"edits": [{"op": "replace", "target": "<!-- SLOW_UPDATE_START -->", "content": "gone"}]},
+    {"edits": [{"op": "replace", "target": "note Y", "content": "changed"}]},
+    {"edits": [{"op": "replace", "target": "rule B", "content": "changed B"}]},
+    {"edits": [{"op": "insert_after", "target": "tail line", "content": "- after tail"}]},
+    {"edits": [{"op": "replace", "target": "\ntail line", "content": "\nTAIL"}]},
+    {"edits": [{"op": "replace", "target": "_END -->\ntail", "content": "x"}]},
+    {"edits": [{"op": "replace", "target": "\n<!-- APPENDIX_START", "content": "x"}]},
+    {"edits": [{"op": "rewrite", "content": "x"}, {"content": "no op"}, {"op": None, "content": "x"},
+               {"op": 1, "content": "x"}, {"op": "APPEND", "content": "x"}]},
+    {"edits": [{"op": "append", "content": None}, {"op": "append", "content": 5},
+               {"op": "append", "content": ["a"]}, {"op": "append"}, {"op": "append", "content": 1.5}]},
+    {"edits": [{"op": "replace", "target": None, "content": "x"}, {"op": "replace", "target": 5, "content": "x"},
+               {"op": "replace", "target": 1.5, "content": "x"}, {"op": "replace", "target": True, "content": "x"},
+               {"op": "replace", "target": [], "content": "x"}, {"op": "insert_after", "target": [], "content": "x"},
+               {"op": "replace", "target": ["a"], "content": "x"}, {"op": "replace", "target": {"a": 1}, "content": "x"},
+               {"op": "replace", "target": {}, "content": "x"}, {"op": "append", "target": False, "content": "y"}]},
+    {"edits": ["string edit", 5, None, ["op", "append"], 2.5, True, {"op": "append", "content": "after junk"}]},
+    {"edits": "ab"},
+    {"edits": {"op": "append"}},
+    {"edits": []},
+    {},
+    {"reasoning": "no edits key"},
+    {"edits": [{"op": "replace", "target": _LONG[:210], "content": _LONG}, {"op": "append", "content": _LONG}]},
+    {"edits": [{"op": "append", "content": "- Step one."}, {"op": "replace", "target": "Step one", "content": "Step two"},
+               {"op": "insert_after", "target": "Step two", "content": "- Step three."},
+               {"op": "delete", "target": "- Step three.\n"}, {"op": "replace", "target": "Step two", "content": "Done"}]},
+    {"edits": [{"op": "append", "content": "- A"}, {"op": "append", "content": "- B"},
+               {"op": "insert_after", "target": "- A", "content": "- A2"}]},
+    {"edits": [{"op": "replace", "target": "x", "content": "y", "support_count": 3, "extra": {"k": [1, 2.0]}}]},
+]
+EDIT_CRASH_PATCHES = [{"edits": None}, {"edits": 5}, {"edits": 1.5}, {"edits": True}, [], "patch", None, 3]
+
+
+def record_edits() -> dict:
+    from skillopt.optimizer.skill import apply_patch_with_report
+
+    cases = []
+    for skill_name, skill in EDIT_SKILLS.items():
+        for patch in EDIT_PATCHES:
+            new_skill, reports = apply_patch_with_report(skill, json.loads(json.dumps(patch)))
+            cases.append({"skill": skill_name, "patch": json.dumps(patch, ensure_ascii=False),
+                          "new_skill": new_skill, "reports": json.dumps(reports, ensure_ascii=False)})
+    crashes = []
+    for patch in EDIT_CRASH_PATCHES:
+        try:
+            apply_patch_with_report(EDIT_SKILLS["basic"], patch)
+            crashes.append({"patch": json.dumps(patch), "crash": None})
+        except Exception as exc:  # noqa: BLE001
+            crashes.append({"patch": json.dumps(patch), "crash": f"{type(exc).__name__}: {exc}"})
+    return {"skills": EDIT_SKILLS, "cases": cases, "crashes": crashes}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
@@ -285,6 +376,7 @@ def main() -> None:
         "splits": record_splits(),
         "schedule": record_schedule(),
         "json": record_json(),
+        "edits": record_edits(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
