@@ -13,7 +13,8 @@ import { goldenSection } from "./golden";
 
 interface EditsGolden {
   skills: Record<string, string>;
-  cases: { skill: string; patch: string; new_skill: string; reports: string }[];
+  patches: string[];
+  cases: { skill: string; patch: number; new_skill: string; reports: string }[];
   crashes: { patch: string; crash: string }[];
 }
 
@@ -30,7 +31,7 @@ describe("applyPatchWithReport matches upstream", () => {
     it(`gives the same skill and report on the "${name}" skill`, () => {
       const cases = golden.cases.filter((c) => c.skill === name);
       const actual = cases.map((c) => {
-        const { skill, reports } = applyPatchWithReport(golden.skills[name]!, pyJsonLoads(c.patch));
+        const { skill, reports } = applyPatchWithReport(golden.skills[name]!, pyJsonLoads(golden.patches[c.patch]!));
         return { skill: name, patch: c.patch, new_skill: skill, reports: pyJsonDumps(reports) };
       });
       expect(actual).toEqual(cases);

@@ -181,7 +181,9 @@ def record_schedule() -> dict:
             for min_lr in sorted({0, 1, 2, 3, max_lr // 2, max_lr}):
                 if min_lr > max_lr:
                     continue
-                for total in (0, 1, 2, 3, 4, 5, 7, 8, 10, 13, 16, 20, 40, 100):
+                for total in (0, 1, 2, 3, 4, 5, 7, 8, 10, 13, 16, 20, 40):
+                    if mode in ("constant", "autonomous") and (max_lr not in (1, 4, 20) or min_lr not in (0, 2)):
+                        continue  # neither reads min_lr; a few shapes suffice
                     scheduler = build_scheduler(mode=mode, max_lr=max_lr, min_lr=min_lr, total_steps=total)
                     cases.append({
                         "mode": mode, "max_lr": max_lr, "min_lr": min_lr, "total_steps": total,
@@ -355,9 +357,9 @@ def record_edits() -> dict:
 
     cases = []
     for skill_name, skill in EDIT_SKILLS.items():
-        for patch in EDIT_PATCHES:
+        for patch_index, patch in enumerate(EDIT_PATCHES):
             new_skill, reports = apply_patch_with_report(skill, json.loads(json.dumps(patch)))
-            cases.append({"skill": skill_name, "patch": json.dumps(patch, ensure_ascii=False),
+            cases.append({"skill": skill_name, "patch": patch_index,
                           "new_skill": new_skill, "reports": json.dumps(reports, ensure_ascii=False)})
     crashes = []
     for patch in EDIT_CRASH_PATCHES:
@@ -366,7 +368,70 @@ def record_edits() -> dict:
             crashes.append({"patch": json.dumps(patch), "crash": None})
         except Exception as exc:  # noqa: BLE001
             crashes.append({"patch": json.dumps(patch), "crash": f"{type(exc).__name__}: {exc}"})
-    return {"skills": EDIT_SKILLS, "cases": cases, "crashes": crashes}
+    patches = [json.dumps(patch, ensure_ascii=False) for patch in EDIT_PATCHES]
+    return {"skills": EDIT_SKILLS, "patches": patches, "cases": cases, "crashes": crashes}
+
+
+# ── ranking and the edit budget (skillopt/optimizer/clip.py) ────────────
+
+RANKING_REPLIES = [
+    '{"selected_indices": [2, 0, 1]}',
+    '```json\n{"selected_indices": [4, 4, 1, -1, "2", 2.0, true, false, 99, 3]}\n```',
+    '{"selected_indices": [true, 1, false, 0, 3]}',
+    '{"selected_indices": []}',
+    '{"selected_indices": "0123"}',
+    '{"selected_indices": {"1": 0, "2": 1}}',
+    '{"selected_indices": 3}',
+    '{"selected_indices": null}',
+    '{"ranking": [1, 2]}',
+    'not json at all',
+    '```json\n["selected_indices"]\n```',
+    '```json\n"has selected_indices inside"\n```',
+    '```json\n5\n```',
+    '```json\n{}\n```',
+    '{"selected_indices": [1], "reasoning": "why", "scores": [0.5, 1.0]}',
+    '{"selected_indices": [4, 3, 2, 1, 0, 4, 3]}',
+    '{"selected_indices": [-5, 5, 1.5, "x", null, [1]]}',
+    '{"selected_indices": [1, 2]} and {"selected_indices": [3]}',
+    '{"selected_indices": [' + '[' * 5000 + ']' * 5000 + ']}',
+    None,  # the optimizer call raised
+]
+RANKING_PATCHES = [
+    {"reasoning": "merged", "edits": [{"op": "append", "content": f"- rule {i}", "support_count": i} for i in range(5)]},
+    {"edits": [{"op": "append", "content": "a"}, "not a dict", 7, {"op": "delete", "target": "x"}, None]},
+    {"reasoning": None, "edits": [{"op": "append", "content": "a"}] * 3},
+    {"reasoning": 5, "edits": [{"op": "append", "content": "a"}] * 3},
+    {"reasoning": ["r"], "edits": [{"op": "append", "content": "a"}] * 3},
+    {"reasoning": "too few", "edits": [{"op": "append", "content": "a"}]},
+    {"reasoning": "not a list", "edits": "abc"},
+]
+
+
+def record_ranking() -> dict:
+    import skillopt.optimizer.clip as clip
+
+    cases = []
+    for patch_index, patch in enumerate(RANKING_PATCHES):
+        for max_edits in (0, 1, 2, 3, 5):
+            for reply_index, reply in enumerate(RANKING_REPLIES):
+                calls = []
+
+                def fake_chat_optimizer(*, system, user, reply=reply, calls=calls, **kwargs):
+                    calls.append(1)
+                    if reply is None:
+                        raise RuntimeError("optimizer unavailable")
+                    return reply, {}
+
+                clip.chat_optimizer = fake_chat_optimizer
+                given = json.loads(json.dumps(patch))
+                case = {"patch": patch_index, "max_edits": max_edits, "reply": reply_index}
+                try:
+                    result = clip.rank_and_select("# Skill\n", given, max_edits=max_edits)
+                    case.update(called=bool(calls), unchanged=result is given, result=json.dumps(result, ensure_ascii=False))
+                except Exception as exc:  # noqa: BLE001
+                    case.update(called=bool(calls), crash=f"{type(exc).__name__}: {exc}")
+                cases.append(case)
+    return {"patches": [json.dumps(p) for p in RANKING_PATCHES], "replies": RANKING_REPLIES, "cases": cases}
 
 
 def main() -> None:
@@ -377,6 +442,7 @@ def main() -> None:
         "schedule": record_schedule(),
         "json": record_json(),
         "edits": record_edits(),
+        "ranking": record_ranking(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
