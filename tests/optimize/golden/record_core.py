@@ -434,6 +434,65 @@ def record_ranking() -> dict:
     return {"patches": [json.dumps(p) for p in RANKING_PATCHES], "replies": RANKING_REPLIES, "cases": cases}
 
 
+# ── the gate (skillopt/evaluation/gate.py) ───────────────────────────────
+
+GATE_SKILLS = {
+    "plain": "# Skill\nAnswer the question.\n",
+    "leading": "# Skill\nYou MUST answer. ALWAYS cite. Never guess; verify, ensure, prefer ONLY strict facts.\n",
+    "regions": "MUST x\n<!-- SLOW_UPDATE_START -->\nMUST MUST MUST\n<!-- SLOW_UPDATE_END -->\ny <!-- APPENDIX_START --> ALWAYS",
+    "reversed": "<!-- SLOW_UPDATE_END --> must <!-- SLOW_UPDATE_START --> a b c",
+    "empty": "",
+    "blank": " \n\t ",
+    "symbols": "### --- *** !!!",
+    "unicode": "Kelvin \u212a İstanbul MUST ÉCOLE must",
+}
+
+
+def record_gate() -> dict:
+    from skillopt.evaluation.gate import compute_semantic_density, evaluate_gate, select_gate_score
+
+    density = [{"skill": name, "density": repr(compute_semantic_density(text))} for name, text in GATE_SKILLS.items()]
+    density += [{"skill": name, "leading_words": ["x", "MUST", "a"],
+                 "density": repr(compute_semantic_density(text, ["x", "MUST", "a"]))} for name, text in GATE_SKILLS.items()]
+    settings = [("hard", 0.5, False), ("soft", 0.5, False), ("mixed", 0.5, False), ("mixed", 0.25, False),
+                ("mixed", 1.5, False), ("mixed", -0.2, False), ("hard", 0.5, True), ("mixed", 0.3, True)]
+    decisions = []
+    for metric, weight, use_density in settings:
+        for cand_skill in ("plain", "leading"):
+            for cand_hard in (0.0, 0.5, 0.742, 0.75, 1.0):
+                for cand_soft in (0.0, 0.6, 0.9):
+                    for current, best in ((-1.0, -1.0), (0.5, 0.742), (0.742, 0.742), (0.75, 0.8), (0.742, 0.75),
+                                          (0.8, 0.75)):
+                        kwargs = dict(cand_soft=cand_soft, metric=metric, mixed_weight=weight,
+                                      use_semantic_density=use_density, semantic_density_weight=0.05)
+                        result = evaluate_gate(GATE_SKILLS[cand_skill], cand_hard, "CURRENT", current, "BEST", best, 3, 7,
+                                               **kwargs)
+                        score = select_gate_score(cand_hard, cand_soft, metric, weight,
+                                                  skill_content=GATE_SKILLS[cand_skill], use_semantic_density=use_density,
+                                                  semantic_density_weight=0.05)
+                        decisions.append({
+                            "metric": metric, "weight": repr(weight), "density": use_density, "skill": cand_skill,
+                            "hard": repr(cand_hard), "soft": repr(cand_soft), "current": repr(current), "best": repr(best),
+                            "score": repr(score), "action": result.action,
+                            "current_skill": result.current_skill if result.current_skill in ("CURRENT", "BEST") else "CANDIDATE",
+                            "current_score": repr(result.current_score),
+                            "best_skill": result.best_skill if result.best_skill in ("CURRENT", "BEST") else "CANDIDATE",
+                            "best_score": repr(result.best_score), "best_step": result.best_step,
+                        })
+    unknown = _error_text(lambda: select_gate_score(1.0, 1.0, "median"))
+    from skillopt.utils.scoring import compute_score, skill_hash
+
+    score_rng = random.Random(7)
+    scores = []
+    for n in (0, 1, 3, 7, 40, 200):
+        results = [{"hard": score_rng.choice([0, 1, 0.0, 1.0]), "soft": score_rng.random()} for _ in range(n)]
+        hard, soft = compute_score(results)
+        scores.append({"results": results, "hard": repr(hard), "soft": repr(soft)})
+    hashes = [{"skill": name, "hash": skill_hash(text)} for name, text in GATE_SKILLS.items()]
+    return {"skills": GATE_SKILLS, "density": density, "decisions": decisions, "unknown_metric": unknown,
+            "scores": scores, "hashes": hashes}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
@@ -443,6 +502,7 @@ def main() -> None:
         "json": record_json(),
         "edits": record_edits(),
         "ranking": record_ranking(),
+        "gate": record_gate(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
