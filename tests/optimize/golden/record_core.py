@@ -493,6 +493,30 @@ def record_gate() -> dict:
             "scores": scores, "hashes": hashes}
 
 
+# ── the defaults (configs/searchqa/default.yaml over configs/_base_/default.yaml) ──
+
+
+def record_defaults() -> dict:
+    """The defaults the SearchQA config intends: its layers deep-merged with upstream's `_deep_merge`.
+
+    Upstream's own loader (`_load_yaml`) loses the `env:` section at this commit: `_resolve_layer_format_duplicates`
+    sees `env.name` present and pops the flat key it maps to, which is "env", i.e. the whole section. The issue
+    asks for the intended defaults, so the layers are merged directly; what the loader returns is recorded too.
+    """
+    import yaml
+    from skillopt.config import _deep_merge, _load_yaml
+
+    configs = os.path.join(os.path.abspath(SEED_DIR), "configs")
+    with open(os.path.join(configs, "_base_", "default.yaml"), encoding="utf-8") as f:
+        base = yaml.safe_load(f)
+    with open(os.path.join(configs, "searchqa", "default.yaml"), encoding="utf-8") as f:
+        searchqa = yaml.safe_load(f)
+    searchqa.pop("_base_")
+    merged = _deep_merge(base, searchqa)
+    loaded = _load_yaml(os.path.join(configs, "searchqa", "default.yaml"))
+    return {"intended": merged, "loader_sections": sorted(loaded)}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
@@ -503,6 +527,7 @@ def main() -> None:
         "edits": record_edits(),
         "ranking": record_ranking(),
         "gate": record_gate(),
+        "defaults": record_defaults(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
