@@ -454,13 +454,13 @@ def record_gate() -> dict:
     density = [{"skill": name, "density": repr(compute_semantic_density(text))} for name, text in GATE_SKILLS.items()]
     density += [{"skill": name, "leading_words": ["x", "MUST", "a"],
                  "density": repr(compute_semantic_density(text, ["x", "MUST", "a"]))} for name, text in GATE_SKILLS.items()]
-    settings = [("hard", 0.5, False), ("soft", 0.5, False), ("mixed", 0.5, False), ("mixed", 0.25, False),
-                ("mixed", 1.5, False), ("mixed", -0.2, False), ("hard", 0.5, True), ("mixed", 0.3, True)]
+    settings = [("hard", 0.5, False), ("soft", 0.5, False), ("mixed", 0.25, False),
+                ("mixed", 1.5, False), ("mixed", -0.2, False), ("mixed", 0.3, True)]
     decisions = []
     for metric, weight, use_density in settings:
         for cand_skill in ("plain", "leading"):
             for cand_hard in (0.0, 0.5, 0.742, 0.75, 1.0):
-                for cand_soft in (0.0, 0.6, 0.9):
+                for cand_soft in (0.0, 0.9):
                     for current, best in ((-1.0, -1.0), (0.5, 0.742), (0.742, 0.742), (0.75, 0.8), (0.742, 0.75),
                                           (0.8, 0.75)):
                         kwargs = dict(cand_soft=cand_soft, metric=metric, mixed_weight=weight,
@@ -517,6 +517,47 @@ def record_defaults() -> dict:
     return {"intended": merged, "loader_sections": sorted(loaded)}
 
 
+# ── epoch batches and minibatches (datasets/base.py, gradient/reflect.py) ─
+
+
+def record_batches() -> dict:
+    import math
+
+    from skillopt.envs.searchqa.dataloader import SearchQADataLoader
+    from skillopt.gradient.reflect import _shuffle_for_minibatch, _split_minibatches
+
+    epochs = []
+    for n_train, batch_size, accumulation in ((400, 40, 1), (10, 4, 1), (10, 4, 2), (3, 2, 3), (7, 10, 1), (1, 1, 1)):
+        loader = SearchQADataLoader(split_dir="unused")
+        loader._splits = {"train": [{"id": f"t{i:03d}"} for i in range(n_train)]}
+        steps = math.ceil(n_train / (batch_size * accumulation))
+        for epoch in (1, 2, 4):
+            for seed in (42, 0, 7):
+                batches = loader.plan_train_epoch(epoch=epoch, steps_per_epoch=steps, accumulation=accumulation,
+                                                  batch_size=batch_size, seed=seed)
+                epochs.append({"n_train": n_train, "batch_size": batch_size, "accumulation": accumulation,
+                               "steps_per_epoch": steps, "epoch": epoch, "seed": seed,
+                               "batches": [{"seed": b.seed, "items": [item["id"] for item in b.payload]} for b in batches]})
+    minibatches = []
+    score_rng = random.Random(11)
+    for n in (0, 1, 9, 40, 41):
+        results = [{"id": f"r{i:02d}", "hard": score_rng.choice([0, 1, 1.0, 0.0, None, 1e-10, -1, 0.5])} for i in range(n)]
+        for failure_only in (False, True):
+            for size in (1, 3, 8):
+                for seed in (None, 42, 1043):
+                    # The next two lines are copied verbatim from run_minibatch_reflect (it also calls the model).
+                    failures = [r for r in results if not r.get("hard") or float(r.get("hard", 0)) < 1e-9]
+                    successes = [r for r in results if r.get("hard")] if not failure_only else []
+                    failures = _shuffle_for_minibatch(failures, seed)
+                    successes = _shuffle_for_minibatch(successes, None if seed is None else seed + 1)
+                    minibatches.append({
+                        "results": results, "failure_only": failure_only, "minibatch_size": size, "seed": seed,
+                        "failure": [[r["id"] for r in b] for b in _split_minibatches(failures, size)],
+                        "success": [[r["id"] for r in b] for b in _split_minibatches(successes, size)],
+                    })
+    return {"epochs": epochs, "minibatches": minibatches}
+
+
 def main() -> None:
     out = {
         "python": sys.version.split()[0],
@@ -528,6 +569,7 @@ def main() -> None:
         "ranking": record_ranking(),
         "gate": record_gate(),
         "defaults": record_defaults(),
+        "batches": record_batches(),
     }
     sys.stdout.write(_dump(out) + "\n")
 
