@@ -37,6 +37,13 @@ export function pyStrip(s: string): string {
   return s.slice(start, end);
 }
 
+/** Python `s.rstrip()` with no argument. */
+export function pyRstrip(s: string): string {
+  let end = s.length;
+  while (end > 0 && WHITESPACE_UNITS.has(s.charCodeAt(end - 1))) end--;
+  return s.slice(0, end);
+}
+
 /** Python `s.split()` with no argument: split on whitespace runs, never yielding empty tokens. */
 export function pySplit(s: string): string[] {
   const tokens: string[] = [];

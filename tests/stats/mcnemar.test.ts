@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcnemarExactPValue } from "@/lib/stats";
+import { mcnemarExactOneSidedPValue, mcnemarExactPValue } from "@/lib/stats";
 
 // Expected values worked out by hand from p = min(1, 2 · Σ_{i ≤ min(b,c)} C(b+c, i) / 2^(b+c)).
 describe("mcnemarExactPValue", () => {
@@ -34,5 +34,26 @@ describe("mcnemarExactPValue", () => {
   it("rejects impossible counts", () => {
     expect(() => mcnemarExactPValue(-1, 2)).toThrow(RangeError);
     expect(() => mcnemarExactPValue(1.5, 2)).toThrow(RangeError);
+  });
+});
+
+// One-sided: P[X ≤ b] for X ~ Binomial(b + c, 1/2), worked out by hand.
+describe("mcnemarExactOneSidedPValue", () => {
+  it("is 1 with nothing changed and 1/2 for a single fix", () => {
+    expect(mcnemarExactOneSidedPValue(0, 0)).toBe(1);
+    expect(mcnemarExactOneSidedPValue(0, 1)).toBe(0.5);
+    expect(mcnemarExactOneSidedPValue(1, 0)).toBe(1);
+  });
+
+  it("matches hand-computed binomial tails and is half the two-sided value when fixes dominate", () => {
+    expect(mcnemarExactOneSidedPValue(0, 5)).toBeCloseTo(1 / 32, 12);
+    expect(mcnemarExactOneSidedPValue(2, 8)).toBeCloseTo((1 + 10 + 45) / 1024, 12);
+    expect(mcnemarExactOneSidedPValue(3, 10)).toBeCloseTo(mcnemarExactPValue(3, 10) / 2, 12);
+    expect(mcnemarExactOneSidedPValue(8, 2)).toBeCloseTo(1013 / 1024, 12); // 1 − P[X ≥ 9] = 1 − 11/1024
+  });
+
+  it("gives a one-item gain no significance", () => {
+    expect(mcnemarExactOneSidedPValue(0, 1)).toBeGreaterThan(0.05);
+    expect(mcnemarExactOneSidedPValue(10, 11)).toBeGreaterThan(0.4);
   });
 });
