@@ -22,7 +22,7 @@ export type StartRunFailure = ActionFailure<StartRunField>;
 /** Shown above the submit button when the messages are under the fields. */
 export const NOT_STARTED = "The run was not started: see the messages under the fields above.";
 
-function fieldsFailure(fields: Partial<Record<StartRunField, string>>): StartRunFailure {
+function notStarted(fields: Partial<Record<StartRunField, string>>): StartRunFailure {
   return { ok: false, error: NOT_STARTED, fields };
 }
 
@@ -87,9 +87,9 @@ export async function startRunFromForm(db: Db, formData: FormData, env: EnvSourc
   if (!settings.success) return fieldFailure(settings.error.issues, (path) => (path[0] === "sample" ? (path[1] === "seed" ? "sampleSeed" : "sampleSize") : String(path[0])));
 
   const backend = describeBackends(env).options.find((option) => option.backend === form.backend)!;
-  if (!backend.configured) return fieldsFailure({ backend: `${backend.label} is not configured on this server. ${backend.hint}` });
+  if (!backend.configured) return notStarted({ backend: `${backend.label} is not configured on this server. ${backend.hint}` });
   if (form.backend === "agent" && !backend.agents?.some((agent) => agent.name === form.agent)) {
-    return fieldsFailure({ agent: form.agent ? `Agent "${form.agent}" is not configured on this server` : "Choose an agent" });
+    return notStarted({ agent: form.agent ? `Agent "${form.agent}" is not configured on this server` : "Choose an agent" });
   }
 
   const config: RunConfig = {
@@ -111,7 +111,7 @@ export async function startRunFromForm(db: Db, formData: FormData, env: EnvSourc
   } catch (error) {
     if (error instanceof NotFoundError) {
       const field = error.entity === "dataset" ? "datasetId" : "skillVersionId";
-      return fieldsFailure({ [field]: `${LABELS[field]} ${error.id} does not exist (was it deleted?)` });
+      return notStarted({ [field]: `${LABELS[field]} ${error.id} does not exist (was it deleted?)` });
     }
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -142,7 +142,7 @@ function fieldFailure(issues: z.core.$ZodIssue[], fieldOf: (path: PropertyKey[])
     if (!(field in LABELS) || fieldErrors[field]) continue;
     fieldErrors[field] = describeIssue(LABELS[field], issue);
   }
-  return fieldsFailure(fieldErrors);
+  return notStarted(fieldErrors);
 }
 
 function describeIssue(label: string, issue: z.core.$ZodIssue): string {
