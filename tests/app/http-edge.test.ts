@@ -6,7 +6,7 @@
 import "../support/request-scope";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isGuardedAction } from "@/app/_lib/guarded-action";
 import { isGuardedRoute, type GuardedRouteHandler } from "@/app/_lib/http";
 import { getDb } from "@/lib/db";
@@ -46,6 +46,43 @@ describe("the guard", () => {
       expect(Object.keys(exported).length, file).toBeGreaterThan(0);
       for (const [name, action] of Object.entries(exported)) expect(isGuardedAction(action), `${name} in app/${file}`).toBe(true);
     }
+  });
+});
+
+describe("the guard, with SKILLBOARD_TOKEN set", () => {
+  const TOKEN = "a-route-test-token-0123456789";
+  const original = process.env.SKILLBOARD_TOKEN;
+  afterEach(() => {
+    if (original === undefined) delete process.env.SKILLBOARD_TOKEN;
+    else process.env.SKILLBOARD_TOKEN = original;
+  });
+  const live = async (id: string, headers: Record<string, string>) => {
+    const { GET } = (await import("@/app/api/runs/[id]/live/route")) as { GET: GuardedRouteHandler };
+    return GET(new Request(`http://127.0.0.1:3000/api/runs/${id}/live`, { headers: { host: "127.0.0.1:3000", ...headers } }), { params: Promise.resolve({ id }) });
+  };
+
+  it("answers 401 before it reads the id, and lets the token through to the id rule", async () => {
+    process.env.SKILLBOARD_TOKEN = TOKEN;
+    for (const id of ["abc", "999999"]) {
+      const refused = await live(id, {});
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="skillboard"');
+      expect(await refused.json()).toEqual({ error: "authentication required" });
+    }
+    expect((await live("abc", { authorization: `Bearer ${TOKEN}` })).status).toBe(400);
+    expect((await live("999999", { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+  });
+
+  it("refuses an upload the proxy does not see (POST /api/datasets) without the token, storing nothing", async () => {
+    process.env.SKILLBOARD_TOKEN = TOKEN;
+    const { POST } = (await import("@/app/api/datasets/route")) as { POST: GuardedRouteHandler };
+    const body = `${JSON.stringify({ id: "a", question: "q?", answers: ["x"] })}\n`;
+    const upload = (headers: Record<string, string>) =>
+      POST(new Request("http://127.0.0.1:3000/api/datasets?name=d&fileName=d.jsonl", { method: "POST", body, headers: { host: "127.0.0.1:3000", ...headers } }), { params: Promise.resolve({}) });
+    expect((await upload({})).status).toBe(401);
+    expect(await getDb().dataset.count()).toBe(0);
+    expect((await upload({ authorization: `Bearer ${TOKEN}` })).status).toBe(201);
+    expect(await getDb().dataset.count()).toBe(1);
   });
 });
 
