@@ -5,7 +5,8 @@ import { compareHref, parseCompareQuery } from "@/lib/compare/query";
 import { getDb } from "@/lib/db";
 import { latestCompletedRunPerVersion, resolveReferenceRun } from "@/lib/db";
 import { NotFoundError } from "@/lib/db";
-import { parsePositiveInt, type SearchParams } from "../_components/route-params";
+import { parseIdParam } from "../_lib/ids";
+import type { SearchParams } from "../_lib/search-params";
 import { ComparisonView } from "./comparison-view";
 import { CompareOverview } from "./overview";
 import { loadComparison } from "./_lib/load-comparison";
@@ -22,7 +23,7 @@ export const dynamic = "force-dynamic";
 export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const db = getDb();
-  const from = parsePositiveInt(params.from);
+  const from = parseIdParam(params.from);
   if (from !== undefined) {
     let reference: number | null;
     try {
@@ -33,8 +34,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     }
     redirect(compareHref({ runIds: reference === null ? [from] : [reference, from] }));
   }
-  const skillId = parsePositiveInt(params.skill);
-  const datasetId = parsePositiveInt(params.dataset);
+  const skillId = parseIdParam(params.skill);
+  const datasetId = parseIdParam(params.dataset);
   if (skillId !== undefined && datasetId !== undefined) {
     const runs = await latestCompletedRunPerVersion(db, skillId, datasetId);
     if (runs.length === 0) return <Problem message="No version of this skill has a completed run on that dataset." />;

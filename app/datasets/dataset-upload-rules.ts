@@ -2,6 +2,7 @@
  * What a dataset upload may be, shared by the upload form (to refuse a file before sending it) and
  * POST /api/datasets (which decides). Pure: imported by a client component.
  */
+import type { ErrorBody } from "../_lib/http";
 import { extensionOf, formatBytes } from "../_components/format";
 
 /**
@@ -30,7 +31,10 @@ export interface UploadIssue {
   message: string;
 }
 
-/** The JSON bodies of POST /api/datasets. */
+/**
+ * The JSON bodies of POST /api/datasets. A failure is the error body of every route, plus the problems of the file
+ * by line (or of the query by field, in both `fields` and `issues`).
+ */
 export type DatasetUploadResponse =
   | { id: number; name: string; itemCount: number; duplicateOfId: number | null }
-  | { error: string; file?: string; issues?: UploadIssue[]; omittedIssueCount?: number };
+  | (ErrorBody & { file?: string; issues?: UploadIssue[]; omittedIssueCount?: number });

@@ -3,34 +3,35 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { actionFailure, type ActionFailure, type ActionResult } from "@/app/_lib/action-result";
+import { guardedAction } from "@/app/_lib/guarded-action";
+import { chosenIdSchema, RunIdSchema } from "@/app/_lib/ids";
 import { getDb } from "@/lib/db";
 import { queueRunForResume, retryFailedItems } from "@/lib/db";
 import { requestCancel } from "@/lib/db";
 import { removeKeptWorkspaces } from "@/lib/rollout/agent-workspaces";
 import { wakeRunWorker } from "@/lib/rollout/process-worker";
-import { actionFailure, type RunActionResult } from "./_lib/action-result";
 import { rerunWithSkillVersion } from "./_lib/rerun";
-import { RunIdSchema, rowIdSchema } from "./_lib/run-id";
-import { startRunFromForm, type StartRunState } from "./_lib/start-run-form";
+import { startRunFromForm, type StartRunFailure } from "./_lib/start-run-form";
 
-// Server actions: validate with zod, make one call into lib/, then revalidate or redirect. The run itself
-// is executed by the worker in this server process (started at boot): actions only write to the database
-// and wake it, so they return at once however long the run takes.
+// Server actions: each goes through guardedAction (the access check), validates with zod, makes one call into lib/,
+// then revalidates or redirects. The run itself is executed by the worker in this server process (started at boot):
+// actions only write to the database and wake it, so they return at once however long the run takes.
 
 // StartRunFormSchema (in _lib/start-run-form.ts, beside the function tests call with a test database)
 // validates the New run form: field types and required fields, then ranges and the backend.
-export async function startRunAction(_previous: StartRunState | null, formData: FormData): Promise<StartRunState> {
+export const startRunAction = guardedAction(async (_previous: ActionFailure | null, formData: FormData): Promise<StartRunFailure> => {
   const result = await startRunFromForm(getDb(), formData);
   if (!result.ok) return result;
   wakeRunWorker();
   revalidatePath("/runs");
-  redirect(`/runs/${result.runId}`);
-}
+  redirect(`/runs/${result.data.runId}`);
+});
 
 // Cancel, resume and retry take only the run's id.
 const RunIdFormSchema = z.object({ runId: RunIdSchema });
 
-export async function cancelRunAction(formData: FormData): Promise<RunActionResult> {
+export const cancelRunAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
   try {
@@ -40,9 +41,9 @@ export async function cancelRunAction(formData: FormData): Promise<RunActionResu
     return actionFailure(error);
   }
   return revalidated(input.data.runId, "Cancel requested; finished results are kept.");
-}
+});
 
-export async function resumeRunAction(formData: FormData): Promise<RunActionResult> {
+export const resumeRunAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
   try {
@@ -52,9 +53,9 @@ export async function resumeRunAction(formData: FormData): Promise<RunActionResu
   }
   wakeRunWorker();
   return revalidated(input.data.runId, "Queued to resume; finished items are kept.");
-}
+});
 
-export async function retryFailedItemsAction(formData: FormData): Promise<RunActionResult> {
+export const retryFailedItemsAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
   let removed: number;
@@ -65,11 +66,11 @@ export async function retryFailedItemsAction(formData: FormData): Promise<RunAct
   }
   wakeRunWorker();
   return revalidated(input.data.runId, `Queued ${removed} failed item${removed === 1 ? "" : "s"} to run again.`);
-}
+});
 
-const RunAgainSchema = z.object({ runId: RunIdSchema, skillVersionId: rowIdSchema("Skill version") });
+const RunAgainSchema = z.object({ runId: RunIdSchema, skillVersionId: chosenIdSchema("Skill version") });
 
-export async function runAgainAction(formData: FormData): Promise<RunActionResult> {
+export const runAgainAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = RunAgainSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
   let newRunId: number;
@@ -82,10 +83,10 @@ export async function runAgainAction(formData: FormData): Promise<RunActionResul
   revalidatePath("/runs");
   // Outside the try: redirect works by throwing.
   redirect(`/runs/${newRunId}`);
-}
+});
 
 // Agent runs: deletes the workspaces their items kept, once the run has stopped.
-export async function removeKeptWorkspacesAction(formData: FormData): Promise<RunActionResult> {
+export const removeKeptWorkspacesAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = RunIdFormSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
   let removed: number;
@@ -95,13 +96,13 @@ export async function removeKeptWorkspacesAction(formData: FormData): Promise<Ru
     return actionFailure(error);
   }
   return revalidated(input.data.runId, `Removed the workspaces of ${removed} item${removed === 1 ? "" : "s"}.`);
-}
+});
 
-function invalid(error: z.ZodError): RunActionResult {
+function invalid(error: z.ZodError): ActionFailure {
   return { ok: false, error: error.issues[0]?.message ?? "invalid input" };
 }
 
-function revalidated(runId: number, message: string): RunActionResult {
+function revalidated(runId: number, message: string): ActionResult {
   revalidatePath(`/runs/${runId}`);
   revalidatePath("/runs");
   return { ok: true, message };

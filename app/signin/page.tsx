@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { safeNextPath } from "@/lib/auth/safe-next-path";
 import { configuredToken } from "@/lib/auth/token";
+import { firstValue, type SearchParams } from "../_lib/search-params";
 
 // The root layout's title template adds " · Skillboard".
 export const metadata: Metadata = { title: "Sign in" };
@@ -14,7 +15,7 @@ const ERROR_MESSAGES: Record<string, string> = {
 };
 
 interface SignInPageProps {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 }
 
 /** A plain HTML form posting to /api/auth/signin: works without JavaScript, and the token never enters React state. */
@@ -64,8 +65,4 @@ export default async function SignInPage({ searchParams }: SignInPageProps) {
       </form>
     </section>
   );
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -5,10 +5,8 @@ import { useActionState, useState } from "react";
 import { FileDropZone } from "../_components/file-drop-zone";
 import { baseName } from "../_components/format";
 import { uploadSkillAction } from "./actions";
-import { SKILL_EXTENSIONS, skillFileNameProblem, skillSizeProblem, type UploadSkillState } from "./skill-upload-rules";
+import { SKILL_EXTENSIONS, skillFileNameProblem, skillSizeProblem, type UploadSkillResult } from "./skill-upload-rules";
 import styles from "./skills.module.css";
-
-const INITIAL_STATE: UploadSkillState = { status: "idle" };
 
 /**
  * Upload a skill version: a file (picked or dropped; read here with file.text()) or pasted text, under a
@@ -20,19 +18,19 @@ export function SkillUploadForm({ skillNames }: { skillNames: string[] }) {
   const [content, setContent] = useState("");
   const [fileName, setFileName] = useState("");
   const [fileError, setFileError] = useState<string>();
-  const [state, formAction, pending] = useActionState(async (previous: UploadSkillState, formData: FormData) => {
+  const [state, formAction, pending] = useActionState(async (previous: UploadSkillResult | null, formData: FormData) => {
     // Browsers rewrite every line break of a text form field as CRLF when they send it; a Blob goes as is,
     // and the stored text must be exactly the file's (its hash is how "the same text" is recognised).
     const text = formData.get("content");
     if (typeof text === "string") formData.set("content", new Blob([text], { type: "text/plain;charset=utf-8" }), fileName || "skill.md");
     const next = await uploadSkillAction(previous, formData);
-    if (next.status === "created") {
+    if (next.ok && next.data.outcome === "created") {
       setContent("");
       setNote("");
       setFileName("");
     }
     return next;
-  }, INITIAL_STATE);
+  }, null);
 
   async function chooseFile(file: File) {
     const problem = skillFileNameProblem(file.name) ?? skillSizeProblem(file.name, file.size);
@@ -43,7 +41,7 @@ export function SkillUploadForm({ skillNames }: { skillNames: string[] }) {
     if (!name.trim()) setName(baseName(file.name));
   }
 
-  const fieldErrors = state.status === "error" ? state.fieldErrors : {};
+  const fieldErrors = state && !state.ok ? (state.fields ?? {}) : {};
   return (
     <form action={formAction} className={styles.uploadForm} aria-label="Upload a skill version">
       <div className="field">
@@ -116,19 +114,19 @@ export function SkillUploadForm({ skillNames }: { skillNames: string[] }) {
   );
 }
 
-function UploadResult({ state }: { state: UploadSkillState }) {
-  if (state.status === "idle") return null;
-  if (state.status === "error") {
+function UploadResult({ state }: { state: UploadSkillResult | null }) {
+  if (state === null) return null;
+  if (!state.ok) {
     return (
       <div className="error-box" role="alert">
-        {state.message}
+        {state.error}
       </div>
     );
   }
   return (
     <div className="notice-box" role="status">
       {state.message}{" "}
-      <Link href={`/skills/${state.skillId}?version=${state.version}`}>View version {state.version}</Link>
+      <Link href={`/skills/${state.data.skillId}?version=${state.data.version}`}>View version {state.data.version}</Link>
     </div>
   );
 }

@@ -2,6 +2,7 @@
  * What a skill upload may be, shared by the form (to refuse a file before reading it) and the server
  * (which decides). Pure: imported by a client component.
  */
+import type { ActionResult } from "../_lib/action-result";
 import { extensionOf, formatBytes } from "../_components/format";
 
 /** A skill document is part of every prompt; anything near this size is a mistake (a dataset, a binary). */
@@ -23,8 +24,13 @@ export function skillSizeProblem(what: string, bytes: number): string | undefine
 
 export type SkillUploadField = "name" | "note" | "content" | "fileName";
 
+/** The version an upload stored, or already had ("unchanged": the skill has exactly this text). */
+export interface UploadedSkillVersion {
+  outcome: "created" | "unchanged";
+  skillId: number;
+  skillName: string;
+  version: number;
+}
+
 /** What the upload form shows after a submission (the server action's return value). */
-export type UploadSkillState =
-  | { status: "idle" }
-  | { status: "error"; message: string; fieldErrors: Partial<Record<SkillUploadField, string>> }
-  | { status: "created" | "unchanged"; message: string; skillId: number; skillName: string; version: number };
+export type UploadSkillResult = ActionResult<UploadedSkillVersion, SkillUploadField>;

@@ -7,7 +7,7 @@ import {
   skillFileNameProblem,
   skillSizeProblem,
   type SkillUploadField,
-  type UploadSkillState,
+  type UploadSkillResult,
 } from "./skill-upload-rules";
 
 const UploadSkillSchema = z.object({
@@ -52,18 +52,18 @@ async function formFields(formData: FormData): Promise<Record<SkillUploadField, 
   return { name: value("name"), note: optional("note"), content: text, fileName: optional("fileName") };
 }
 
-function errorState(fieldErrors: Partial<Record<SkillUploadField, string>>): UploadSkillState {
-  return { status: "error", message: `Nothing was stored. ${Object.values(fieldErrors).join(" ")}`, fieldErrors };
+function failure(fields: Partial<Record<SkillUploadField, string>>): UploadSkillResult {
+  return { ok: false, error: `Nothing was stored. ${Object.values(fields).join(" ")}`, fields };
 }
 
 /**
  * The skill upload behind the form's server action: validates, then stores the text as a new version of
- * the named skill, unless the skill already has exactly this text (then nothing is stored, and the state says so).
+ * the named skill, unless the skill already has exactly this text (then nothing is stored, and the result says so).
  */
-export async function uploadSkill(db: Db, formData: FormData): Promise<UploadSkillState> {
+export async function uploadSkill(db: Db, formData: FormData): Promise<UploadSkillResult> {
   const fields = await formFields(formData);
   if (fields.content instanceof Blob) {
-    return errorState({ content: skillSizeProblem("The skill text", fields.content.size) ?? "The skill text could not be read." });
+    return failure({ content: skillSizeProblem("The skill text", fields.content.size) ?? "The skill text could not be read." });
   }
   const parsed = UploadSkillSchema.safeParse(fields);
   if (!parsed.success) {
@@ -72,12 +72,12 @@ export async function uploadSkill(db: Db, formData: FormData): Promise<UploadSki
       const field = issue.path[0] as SkillUploadField;
       fieldErrors[field] ??= issue.message;
     }
-    return errorState(fieldErrors);
+    return failure(fieldErrors);
   }
   const { name, note, content } = parsed.data;
   const { version, created } = await addSkillVersion(db, { name, content, note: note ?? null });
-  const result = { skillId: version.skillId, skillName: version.skillName, version: version.version };
+  const stored = { skillId: version.skillId, skillName: version.skillName, version: version.version };
   return created
-    ? { status: "created", message: `Stored version ${version.version} of “${version.skillName}”.`, ...result }
-    : { status: "unchanged", message: `Unchanged: this text is already version ${version.version} of “${version.skillName}”.`, ...result };
+    ? { ok: true, message: `Stored version ${version.version} of “${version.skillName}”.`, data: { outcome: "created", ...stored } }
+    : { ok: true, message: `Unchanged: this text is already version ${version.version} of “${version.skillName}”.`, data: { outcome: "unchanged", ...stored } };
 }

@@ -3,8 +3,9 @@ import { configuredToken } from "./token";
 
 /**
  * The proxy's access rules applied inside a route handler: null when the request may proceed, else the
- * refusal to send. Used by routes the proxy does not see (streaming uploads, which the proxy would
- * buffer whole in memory) and by any handler that wants to check for itself.
+ * refusal to send. Every route handler applies it through guardedRoute (app/_lib/http.ts): for the routes
+ * the proxy does not see (streaming uploads, which the proxy would buffer whole in memory) it is the only
+ * check, and no other handler relies on the proxy alone.
  */
 export function refuseUnlessAllowed(request: Request): Response | null {
   const url = new URL(request.url);

@@ -32,8 +32,8 @@ export function hasValidCredentials(headers: Headers, token: string): boolean {
 }
 
 /**
- * For route handlers and server actions that want to check for themselves (the proxy already has):
- * true when no token is configured, or when the request carries it.
+ * The token part of the access policy alone: true when no token is configured, or when the request carries
+ * it. Route handlers and server actions check the whole policy instead (guardedRoute, guardedAction in app/_lib).
  */
 export function isRequestAuthorized(headers: Headers, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const token = configuredToken(env);

@@ -1,9 +1,10 @@
 /**
- * Text chunks from an async generator as a byte stream with backpressure: the next chunk is produced only when the
- * consumer pulls (highWaterMark 0 after the first), so a slow download never makes the server read ahead into memory.
- * Cancelling the stream (the client went away) stops the generator, which ends its database paging.
+ * Text chunks from a generator (async, or sync for text already computed) as a byte stream with backpressure: the
+ * next chunk is produced only when the consumer pulls (highWaterMark 0 after the first), so a slow download never
+ * makes the server read ahead into memory. Cancelling the stream (the client went away) stops the generator, which
+ * ends its database paging.
  */
-export function textChunksToStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+export function textChunksToStream(chunks: AsyncGenerator<string> | Generator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
@@ -27,7 +28,7 @@ export function textChunksToStream(chunks: AsyncGenerator<string>): ReadableStre
 }
 
 /** A streamed file download: the content type, an attachment name, no sniffing, never cached. */
-export function downloadResponse(chunks: AsyncGenerator<string>, download: { contentType: string; fileName: string; disposition: string }): Response {
+export function downloadResponse(chunks: AsyncGenerator<string> | Generator<string>, download: { contentType: string; fileName: string; disposition: string }): Response {
   return new Response(textChunksToStream(chunks), {
     headers: {
       "Content-Type": download.contentType,

@@ -8,7 +8,7 @@ import { addSkillVersion, getRun, importDataset, listRunRecords } from "@/lib/db
 import { executeRun } from "@/lib/rollout";
 import { describeBackends } from "@/app/runs/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
-import { startRunFromForm } from "@/app/runs/_lib/start-run-form";
+import { NOT_STARTED, startRunFromForm } from "@/app/runs/_lib/start-run-form";
 import { workspaceFilePath, workspaceFileResponse } from "@/app/runs/_lib/workspace-file";
 import { AGENTS_CONFIG } from "../support/agents";
 import { makeItems } from "../support/rollout-fixtures";
@@ -61,7 +61,7 @@ describe("the agent backend in the New run form", () => {
 
   it("stores a queued agent run with the agent's name, model and keep-workspaces choice", async () => {
     const result = await startRunFromForm(t.db, form({ model: "m2", keepWorkspaces: "on" }), ENV);
-    expect(result).toEqual({ ok: true, runId: expect.any(Number) });
+    expect(result).toEqual({ ok: true, data: { runId: expect.any(Number) } });
     const [run] = await listRunRecords(t.db);
     expect(run).toMatchObject({ backend: "agent", model: "fake/m2", status: "queued" });
     expect(run!.config.model).toEqual({ backend: "agent", agent: "fake", model: "m2", keepWorkspaces: true });
@@ -75,14 +75,14 @@ describe("the agent backend in the New run form", () => {
   it("refuses an agent that is not in the config, and the backend when none is configured", async () => {
     for (const agent of ["rm -rf /", "nope", ""]) {
       const result = await startRunFromForm(t.db, form({ agent }), ENV);
-      expect(result).toEqual({ ok: false, fieldErrors: { agent: agent ? `Agent "${agent}" is not configured on this server` : "Choose an agent" } });
+      expect(result).toEqual({ ok: false, error: NOT_STARTED, fields: { agent: agent ? `Agent "${agent}" is not configured on this server` : "Choose an agent" } });
     }
     // The model becomes an argument of the agent's command: a plain name only, never an option.
     const option = await startRunFromForm(t.db, form({ model: "--dangerously-bypass-approvals-and-sandbox" }), ENV);
-    expect(option).toEqual({ ok: false, fieldErrors: { model: expect.stringMatching(/^an agent's model must be a plain name/) } });
+    expect(option).toEqual({ ok: false, error: NOT_STARTED, fields: { model: expect.stringMatching(/^an agent's model must be a plain name/) } });
     expect((await startRunFromForm(t.db, form({ model: "a b" }), ENV)).ok).toBe(false);
     const unconfigured = await startRunFromForm(t.db, form({}), {});
-    expect(unconfigured.ok ? "" : unconfigured.fieldErrors.backend).toMatch(/^Agent \(command line\) is not configured on this server/);
+    expect(unconfigured.ok ? "" : unconfigured.fields?.backend).toMatch(/^Agent \(command line\) is not configured on this server/);
     expect(await listRunRecords(t.db)).toEqual([]);
   });
 });
@@ -90,7 +90,7 @@ describe("the agent backend in the New run form", () => {
 describe("workspaceFileResponse", () => {
   it("serves a file of a kept workspace as text, and nothing outside it", async () => {
     const result = await startRunFromForm(t.db, form({ agent: "file-answer" }), ENV);
-    const runId = result.ok ? result.runId : 0;
+    const runId = result.ok ? result.data.runId : 0;
     vi.stubEnv("SKILLBOARD_CONFIG", AGENTS_CONFIG);
     await executeRun(t.db, runId, { dataDir: t.dir });
     vi.unstubAllEnvs();
@@ -100,7 +100,7 @@ describe("workspaceFileResponse", () => {
     writeFileSync(join(t.dir, "secret.txt"), "top secret");
     symlinkSync(join(t.dir, "secret.txt"), join(ws, "link.txt"));
     mkdirSync(join(ws, "sub"));
-    const get = (path: string | null, itemId: string | null = "q0000", id = String(runId)) => workspaceFileResponse(t.db, { runId: id, itemId, path }, t.dir);
+    const get = (path: string, itemId = "q0000", id = runId) => workspaceFileResponse(t.db, { runId: id, itemId, path }, t.dir);
 
     const answer = await get("out/answer.txt");
     expect(answer.status).toBe(200);
@@ -113,12 +113,16 @@ describe("workspaceFileResponse", () => {
     expect(binary.headers.get("content-disposition")).toBe('attachment; filename="notes.bin"');
     expect(workspaceFilePath(runId, "q0000", "out/answer.txt")).toBe(`/api/runs/${runId}/workspace-file?item=q0000&path=out%2Fanswer.txt`);
 
+    // A missing item or path, or a malformed run id, is a 400 before this is called (see http-edge.test.ts).
     const refused = [
-      await get("../../../../secret.txt"), await get("link.txt"), await get("/etc/passwd"), await get("sub"), await get(null),
+      await get("../../../../secret.txt"), await get("link.txt"), await get("/etc/passwd"), await get("sub"),
       await get("out/answer.txt", "q0001"), // correct item: its workspace was deleted
-      await get("task.md", "../q0000"), await get("task.md", null), await get("task.md", "q0000", "abc"), await get("task.md", "q0000", "999"),
+      await get("task.md", "../q0000"), await get("task.md", "q0000", 999),
     ];
-    for (const response of refused) expect(response.status).toBe(404);
+    for (const response of refused) {
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "no such workspace file" });
+    }
     expect((await get("task.md")).status).toBe(200);
   });
 });

@@ -1,8 +1,10 @@
-// GET /api/runs/[id]/items's logic, and the explorer's links: 400 / 404 like the live route, the run page's query
-// string understood the same way, and item ids of any text surviving the round trip through a URL.
+// GET /api/runs/[id]/items's logic, and the explorer's links: a not-found error for an unknown run (the route's 400
+// and 404 are in http-edge.test.ts), the run page's query string understood the same way, and item ids of any text
+// surviving the round trip through a URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRunItems } from "@/app/runs/_lib/items-payload";
 import { backToTableHref, explorerHref, itemHref } from "@/app/runs/_lib/item-links";
+import { NotFoundError } from "@/lib/db";
 import { parseItemQuery } from "@/lib/runs/item-query";
 import { makeItemResults, writeGeneratedRun } from "../support/item-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -16,22 +18,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("loadRunItems", () => {
-  it("answers 400 for a malformed run id and 404 for an unknown run", async () => {
-    expect(await loadRunItems(t.db, "12abc", {})).toEqual({ status: 400, body: { error: "run id must be a positive whole number" } });
-    expect(await loadRunItems(t.db, "4242", {})).toEqual({ status: 404, body: { error: "run 4242 not found" } });
+  it("fails with a not-found error for an unknown run", async () => {
+    const error = await loadRunItems(t.db, 4242, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toBe("run 4242 not found");
   });
 
   it("opens a finished run on its failing items, and reads the run page's query string", async () => {
-    const first = await loadRunItems(t.db, String(runId), {});
-    expect(first.status).toBe(200);
-    if (first.status !== 200) return;
-    expect(first.body.query).toEqual({ filter: "failing", sort: "item", dir: "asc", page: 1 });
-    expect(first.body.total).toBe(first.body.counts.failing);
-    expect(first.body.rows.every((row) => row.em === 0)).toBe(true);
+    const first = await loadRunItems(t.db, runId, {});
+    expect(first.query).toEqual({ filter: "failing", sort: "item", dir: "asc", page: 1 });
+    expect(first.total).toBe(first.counts.failing);
+    expect(first.rows.every((row) => row.em === 0)).toBe(true);
 
-    const searched = await loadRunItems(t.db, String(runId), new URLSearchParams("filter=all&q=clue%2017)&sort=f1&page=7"));
-    expect(searched.status === 200 && searched.body).toMatchObject({ total: 1, page: 1, search: "fulltext", rows: [{ itemId: "sq-000017" }] });
-    expect(JSON.parse(JSON.stringify(searched.body))).toEqual(searched.body);
+    const searched = await loadRunItems(t.db, runId, new URLSearchParams("filter=all&q=clue%2017)&sort=f1&page=7"));
+    expect(searched).toMatchObject({ total: 1, page: 1, search: "fulltext", rows: [{ itemId: "sq-000017" }] });
+    expect(JSON.parse(JSON.stringify(searched))).toEqual(searched);
   });
 });
 

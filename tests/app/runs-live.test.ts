@@ -1,5 +1,6 @@
-// GET /api/runs/[id]/live's logic: 400 for a malformed id, 404 for an unknown run, and for a real run its
-// summary (no secrets), derived stats, downsampled curve and failure reasons.
+// GET /api/runs/[id]/live's logic: a NotFoundError for an unknown run (the route answers 404; malformed ids are
+// answered 400 before this, see runs-actions.test.ts and http-edge.test.ts), and for a real run its summary (no
+// secrets), derived stats, downsampled curve and failure reasons.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun, NotFoundError } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
@@ -22,26 +23,18 @@ afterEach(async () => {
 });
 
 describe("loadRunLive", () => {
-  it("answers 400 for an id that is not a positive whole number", async () => {
-    for (const id of ["abc", "12abc", "-1", "0", "1.5", "1e3", ""]) {
-      const result = await loadRunLive(t.db, id);
-      expect(result.status, id).toBe(400);
-      expect(result.body).toEqual({ error: "run id must be a positive whole number" });
-    }
-  });
-
-  it("answers 404 for an unknown run", async () => {
-    expect(await loadRunLive(t.db, "4242")).toEqual({ status: 404, body: { error: "run 4242 not found" } });
+  it("fails with a not-found error for an unknown run", async () => {
+    const error = await loadRunLive(t.db, 4242).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toBe("run 4242 not found");
   });
 
   it("returns the run's summary, stats, curve and failure reasons, JSON-safe and without the prompt or lease", async () => {
     // Items 3, 6, 9… have another gold answer, so they come back wrong.
     const run = await createStoredRun(t.db, { items: makeItems(30, (i) => i % 3 === 0), baseURL: server.baseURL, settings: { concurrency: 4 } });
     await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
-    const result = await loadRunLive(t.db, String(run.id));
-    expect(result.status).toBe(200);
-    if (result.status !== 200) return;
-    const { run: summary, stats, curve, failureReasons } = result.body;
+    const result = await loadRunLive(t.db, run.id);
+    const { run: summary, stats, curve, failureReasons } = result;
     expect(summary).toMatchObject({ id: run.id, status: "completed", itemsTotal: 30, model: "test-model", cancelRequested: false });
     expect(typeof summary.finishedAt).toBe("string");
     expect(summary).not.toHaveProperty("systemPrompt");
@@ -49,7 +42,7 @@ describe("loadRunLive", () => {
     expect(stats).toMatchObject({ done: 30, total: 30, fraction: 1, correct: 20, wrong: 10, errors: 0, timeouts: 0, etaSeconds: null });
     expect(curve.at(-1)).toMatchObject({ n: 30, em: 20 / 30 });
     expect(failureReasons).toEqual([{ reason: "wrong answer (EM = 0)", count: 10 }]);
-    expect(JSON.parse(JSON.stringify(result.body))).toEqual(result.body);
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
   });
 });
 

@@ -33,13 +33,13 @@ async function expectRejected(fields: Record<string, string | undefined>, env: R
   const result = await startRunFromForm(t.db, form(fields), env);
   expect(result.ok).toBe(false);
   expect(await listRunRecords(t.db)).toEqual([]);
-  return result.ok ? {} : result.fieldErrors;
+  return result.ok ? {} : (result.fields ?? {});
 }
 
 describe("startRunFromForm", () => {
   it("stores a queued run with the chosen settings, model and the server's redacted base URL", async () => {
     const result = await startRunFromForm(t.db, form({ concurrency: "4", selection: "sample", sampleSize: "5", sampleSeed: "7", temperature: "0.2", name: "first" }), OPENAI_ENV);
-    expect(result).toEqual({ ok: true, runId: expect.any(Number) });
+    expect(result).toEqual({ ok: true, data: { runId: expect.any(Number) } });
     const [run] = await listRunRecords(t.db);
     expect(run).toMatchObject({ status: "queued", name: "first", model: "test-model", backend: "openai", itemsTotal: 5 });
     expect(run?.config.model).toEqual({ backend: "openai", model: "test-model", baseURL: "http://127.0.0.1:9/v1" });

@@ -1,5 +1,7 @@
-// GET /skills/:id/versions/:versionId/download: the exact text as a markdown attachment, 404 otherwise.
+// GET /skills/:id/versions/:versionId/download: the exact text as a markdown attachment, 404 for a version that is
+// not the skill's (a malformed id is a 400 before this: http-edge.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HttpError } from "@/app/_lib/http";
 import { skillDownloadResponse } from "@/app/skills/[id]/versions/[versionId]/download/skill-download";
 import { downloadFileName } from "@/lib/export/file-names";
 import { addSkillVersion } from "@/lib/db";
@@ -17,23 +19,24 @@ describe("skill download", () => {
   it("serves the version's text with a markdown type and an attachment file name", async () => {
     const text = "# Ünïcode skill\n<script>alert(1)</script>\n";
     const { version } = await addSkillVersion(t.db, { name: "Search QA (v2)!", content: text });
-    const response = await skillDownloadResponse(t.db, { id: String(version.skillId), versionId: String(version.id) });
+    const response = await skillDownloadResponse(t.db, { id: version.skillId, versionId: version.id });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="skillboard-skill-${version.id}-search-qa-v2.md"`);
     expect(await response.text()).toBe(text);
   });
 
-  it("answers 404 for an unknown version, a version of another skill, or a malformed id", async () => {
+  it("answers 404 for an unknown version or a version of another skill", async () => {
     const a = (await addSkillVersion(t.db, { name: "a", content: "A" })).version;
     const b = (await addSkillVersion(t.db, { name: "b", content: "B" })).version;
     for (const params of [
-      { id: String(a.skillId), versionId: "999" },
-      { id: String(a.skillId), versionId: String(b.id) },
-      { id: "x", versionId: String(a.id) },
-      { id: String(a.skillId), versionId: "1e3" },
+      { id: a.skillId, versionId: 999 },
+      { id: a.skillId, versionId: b.id },
+      { id: 999, versionId: a.id },
     ]) {
-      expect((await skillDownloadResponse(t.db, params)).status).toBe(404);
+      const error = await skillDownloadResponse(t.db, params).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toMatchObject({ status: 404, message: "no such skill version" });
     }
   });
 

@@ -2,8 +2,8 @@
 // neutralised, the seed's results.jsonl fields and types, JSONL's key set, "this view" = the explorer's rows, headers.
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRunItems } from "@/lib/db";
-import { JSONL_KEYS } from "@/lib/export/run-export";
+import { NotFoundError, queryRunItems } from "@/lib/db";
+import { JSONL_KEYS, type ExportFormat } from "@/lib/export/run-export";
 import { handleResultsDownload, handleSummaryDownload } from "@/lib/export/results-request";
 import { parseItemQuery } from "@/lib/runs/item-query";
 import type { ItemResult } from "@/lib/runs/types";
@@ -24,7 +24,9 @@ describe("results downloads", () => {
   });
   afterAll(() => t.close());
 
-  const download = (params: Record<string, string>) => handleResultsDownload(t.db, String(runId), new URLSearchParams(params));
+  // The route has parsed the format (csv unless named; anything else is a 400 there: http-edge.test.ts).
+  const download = (params: Record<string, string>) =>
+    handleResultsDownload(t.db, runId, (params.format ?? "csv") as ExportFormat, new URLSearchParams(params));
 
   it("CSV reads back with a CSV parser as the data, with formula cells neutralised", async () => {
     const response = await download({ format: "csv" });
@@ -123,10 +125,10 @@ describe("results downloads", () => {
     expect(pages).toEqual([results.length]);
   });
 
-  it("refuses unknown runs and formats; the summary has the system prompt and no secret", async () => {
-    expect((await handleResultsDownload(t.db, "999999", new URLSearchParams({ format: "csv" }))).status).toBe(404);
-    expect((await download({ format: "xlsx" })).status).toBe(400);
-    const summary = await handleSummaryDownload(t.db, String(runId));
+  it("refuses unknown runs before sending anything; the summary has the system prompt and no secret", async () => {
+    await expect(handleResultsDownload(t.db, 999999, "csv", new URLSearchParams())).rejects.toBeInstanceOf(NotFoundError);
+    await expect(handleSummaryDownload(t.db, 999999)).rejects.toBeInstanceOf(NotFoundError);
+    const summary = await handleSummaryDownload(t.db, runId);
     expect(summary.headers.get("content-type")).toBe("application/json");
     const body = (await summary.json()) as { run: { source: string; system_prompt: string }; metrics: { n: number } };
     expect(body.run.source).toBe("executed");

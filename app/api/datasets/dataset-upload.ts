@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorResponse, fieldMessages } from "@/app/_lib/http";
 import { findDatasetByHash, importDataset, type Db } from "@/lib/db";
 import { DatasetValidationError, detectFormat, hashDatasetItems, parseDatasetStream, type DatasetItem } from "@/lib/datasets";
 import {
@@ -27,12 +28,14 @@ const UploadQuerySchema = z.object({
     }),
 });
 
-function reply(status: number, body: DatasetUploadResponse): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+type UploadFailure = Extract<DatasetUploadResponse, { error: string }>;
+
+function fail(status: number, body: UploadFailure): Response {
+  return errorResponse(status, body);
 }
 
 function tooLarge(limit: number): Response {
-  return reply(413, { error: `The upload is larger than the ${Math.round(limit / (1024 * 1024))} MB limit; nothing was stored.` });
+  return fail(413, { error: `The upload is larger than the ${Math.round(limit / (1024 * 1024))} MB limit; nothing was stored.` });
 }
 
 /**
@@ -47,14 +50,15 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
     fileName: url.searchParams.get("fileName") ?? undefined,
   });
   if (!query.success) {
-    const issues: UploadIssue[] = query.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message }));
-    return reply(400, { error: issues.map((issue) => `${issue.field}: ${issue.message}`).join("\n"), issues });
+    const fields = fieldMessages(query.error);
+    const issues: UploadIssue[] = Object.entries(fields).map(([field, message]) => ({ field, message }));
+    return fail(400, { error: issues.map((issue) => `${issue.field}: ${issue.message}`).join("\n"), fields, issues });
   }
   const { name, fileName } = query.data;
 
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) return tooLarge(maxBytes);
-  if (request.body === null) return reply(400, { error: "The request has no body: send the file's bytes as the body." });
+  if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
 
   const body = countBytes(request.body, maxBytes);
   let items: DatasetItem[];
@@ -65,15 +69,15 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
     if (!(error instanceof DatasetValidationError)) throw error;
     // A cut-off body makes a misleading syntax error at its end; say what really happened.
     if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
-    return reply(400, { error: error.message, file: error.file, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
+    return fail(400, { error: error.message, file: error.file, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
   }
   if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
-  if (items.length === 0) return reply(400, { error: `${fileName}: the file has no items; nothing was stored.`, file: fileName, issues: [{ message: "the file has no items" }] });
+  if (items.length === 0) return fail(400, { error: `${fileName}: the file has no items; nothing was stored.`, file: fileName, issues: [{ message: "the file has no items" }] });
 
   const hash = hashDatasetItems(items);
   const duplicate = await findDatasetByHash(db, hash);
   const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, items });
-  return reply(201, { id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null });
+  return Response.json({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null } satisfies DatasetUploadResponse, { status: 201, headers: { "Cache-Control": "no-store" } });
 }
 
 /**
@@ -85,7 +89,7 @@ function isTruncated(body: { bytesRead(): number; ended(): boolean }, declared: 
 }
 
 function truncated(received: number, declared: number): Response {
-  return reply(413, {
+  return fail(413, {
     error:
       `Only ${received} of the file's ${declared} bytes reached the server (the server cuts request bodies off at ` +
       `its configured limit, experimental.proxyClientMaxBodySize); nothing was stored.`,

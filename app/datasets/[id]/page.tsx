@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { getDataset, getDb, listDatasetItemsPage, NotFoundError } from "@/lib/db";
+import { getDataset, getDb, listDatasetItemsPage } from "@/lib/db";
 import { formatCount, formatDateTime } from "../../_components/format";
-import { parsePositiveInt, type SearchParams } from "../../_components/route-params";
+import { parseIdParam } from "../../_lib/ids";
+import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
+import type { SearchParams } from "../../_lib/search-params";
 import styles from "./dataset-page.module.css";
 import { DatasetItemsPreview } from "./dataset-items-preview";
 import { DatasetStatsView } from "./dataset-stats";
@@ -18,19 +19,8 @@ interface DatasetPageProps {
   searchParams: Promise<SearchParams>;
 }
 
-async function loadDataset(idParam: string) {
-  const id = parsePositiveInt(idParam);
-  if (id === undefined) notFound();
-  try {
-    return await getDataset(getDb(), id);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
-
 export async function generateMetadata({ params }: DatasetPageProps): Promise<Metadata> {
-  const id = parsePositiveInt((await params).id);
+  const id = parseIdParam((await params).id);
   if (id === undefined) return {};
   try {
     return { title: (await getDataset(getDb(), id)).name };
@@ -40,10 +30,10 @@ export async function generateMetadata({ params }: DatasetPageProps): Promise<Me
 }
 
 export default async function DatasetPage({ params, searchParams }: DatasetPageProps) {
-  const dataset = await loadDataset((await params).id);
+  const dataset = await foundOrNotFound(getDataset(getDb(), idOrNotFound((await params).id)));
   const pageCount = Math.max(1, Math.ceil(dataset.itemCount / ITEMS_PER_PAGE));
   // A page past the end shows the last one rather than an empty table.
-  const page = Math.min(parsePositiveInt((await searchParams).page) ?? 1, pageCount);
+  const page = Math.min(parseIdParam((await searchParams).page) ?? 1, pageCount);
   const offset = (page - 1) * ITEMS_PER_PAGE;
   const items = await listDatasetItemsPage(getDb(), dataset.id, { offset, limit: ITEMS_PER_PAGE });
 

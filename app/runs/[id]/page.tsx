@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { listSkillVersions } from "@/lib/db";
 import { modelLabel } from "../_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
 import { loadRunLive } from "../_lib/live-payload";
+import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
 import { defaultItemFilter, parseItemQuery } from "@/lib/runs/item-query";
 import { ItemExplorer } from "./_explorer/item-explorer";
 import { ConfigSummary } from "./config-summary";
@@ -27,9 +27,7 @@ export async function generateMetadata({ params }: RunPageProps): Promise<Metada
 
 export default async function RunPage({ params, searchParams }: RunPageProps) {
   const db = getDb();
-  const result = await loadRunLive(db, (await params).id);
-  if (result.status !== 200) notFound();
-  const initial = result.body;
+  const initial = await foundOrNotFound(loadRunLive(db, idOrNotFound((await params).id)));
   const { run } = initial;
   const active = run.status === "queued" || run.status === "running";
   const versions = (await listSkillVersions(db)).map((version) => ({

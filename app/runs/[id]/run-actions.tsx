@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useActionState, useState } from "react";
 import type { LiveStats } from "@/lib/runs/live-stats";
 import { cancelRunAction, resumeRunAction, retryFailedItemsAction, runAgainAction } from "../actions";
-import type { RunActionResult } from "../_lib/action-result";
+import type { ActionResult } from "../../_lib/action-result";
 import { runKeys } from "../_lib/query-keys";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";
@@ -16,16 +16,16 @@ export interface VersionChoice {
   skillName: string;
 }
 
-type Action = (formData: FormData) => Promise<RunActionResult>;
+type Action = (formData: FormData) => Promise<ActionResult>;
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
 
 /** One button posting the run id to a server action, then refetching the live data so the new status shows at once. */
 function ActionButton({ runId, action, label, className, disabled, onResult }: {
-  runId: number; action: Action; label: string; className?: string; disabled?: boolean; onResult: (result: RunActionResult) => void;
+  runId: number; action: Action; label: string; className?: string; disabled?: boolean; onResult: (result: ActionResult) => void;
 }) {
   const queryClient = useQueryClient();
-  const [, formAction, pending] = useActionState(async (_previous: RunActionResult | null, formData: FormData) => {
+  const [, formAction, pending] = useActionState(async (_previous: ActionResult | null, formData: FormData) => {
     const result = await action(formData);
     onResult(result);
     await queryClient.invalidateQueries({ queryKey: runKeys.live(runId) });
@@ -41,13 +41,13 @@ function ActionButton({ runId, action, label, className, disabled, onResult }: {
 
 /** Cancel, resume, retry failed items, copy settings, and run again with another skill version. */
 export function RunActions({ run, stats, versions }: { run: RunSummary; stats: LiveStats; versions: VersionChoice[] }) {
-  const [result, setResult] = useState<RunActionResult | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const active = run.status === "queued" || run.status === "running";
   const failedItems = stats.errors + stats.timeouts;
   // An imported run names no model, so nothing here can execute it: only its settings can seed a new run.
   const executable = run.source !== "imported";
   const [rerunState, rerunAction, rerunPending] = useActionState(
-    async (_previous: RunActionResult | null, formData: FormData) => runAgainAction(formData),
+    async (_previous: ActionResult | null, formData: FormData) => runAgainAction(formData),
     null,
   );
   const others = versions.filter((version) => version.id !== run.skillVersionId);

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ErrorBody } from "@/app/_lib/http";
 import type { RunStatus } from "@/lib/runs/types";
 import type { RunLivePayload } from "../_lib/live-payload";
 import { runKeys } from "../_lib/query-keys";
@@ -12,7 +13,7 @@ export const isActiveStatus = (status: RunStatus | undefined) => status === "que
 async function fetchRunLive(runId: number, signal: AbortSignal): Promise<RunLivePayload> {
   const response = await fetch(`/api/runs/${runId}/live`, { signal, cache: "no-store" });
   if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    const body = (await response.json().catch(() => null)) as ErrorBody | null;
     throw new Error(body?.error ?? `the server answered ${response.status}`);
   }
   return (await response.json()) as RunLivePayload;

@@ -2,13 +2,13 @@
 
 import { useActionState } from "react";
 import { removeKeptWorkspacesAction } from "../actions";
-import type { RunActionResult } from "../_lib/action-result";
+import type { ActionResult } from "../../_lib/action-result";
 import styles from "./agent.module.css";
 
 /** Deletes the run's kept agent workspaces (the exec details stored with each item stay). */
 export function RemoveWorkspacesButton({ runId, disabled }: { runId: number; disabled?: boolean }) {
   const [state, formAction, pending] = useActionState(
-    async (_previous: RunActionResult | null, formData: FormData) => removeKeptWorkspacesAction(formData),
+    async (_previous: ActionResult | null, formData: FormData) => removeKeptWorkspacesAction(formData),
     null,
   );
   return (

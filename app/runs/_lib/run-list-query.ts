@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema } from "@/app/_lib/ids";
 import type { RunWithNames } from "@/lib/db";
 import { computeLiveStats } from "@/lib/runs/live-stats";
 
@@ -7,12 +8,7 @@ export const RUN_SORT_KEYS = ["id", "status", "dataset", "skill", "model", "prog
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type SortDir = "asc" | "desc";
 
-const optionalId = z
-  .string()
-  .regex(/^\d{1,15}$/)
-  .transform(Number)
-  .optional()
-  .catch(undefined);
+const optionalId = idSchema("id").optional().catch(undefined);
 
 /** The runs list's URL state. Anything malformed falls back to the default instead of failing the page. */
 export const RunListQuerySchema = z.object({

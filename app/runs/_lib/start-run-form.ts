@@ -1,10 +1,11 @@
 import { z } from "zod";
+import type { ActionFailure, ActionResult } from "@/app/_lib/action-result";
+import { chosenIdSchema } from "@/app/_lib/ids";
 import { NotFoundError, type Db } from "@/lib/db";
 import type { EnvSource } from "@/lib/model";
 import { createRunFor } from "@/lib/rollout/create-run";
 import { ModelSelectionSchema, RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/runs/run-config";
 import { describeBackends } from "./backends";
-import { rowIdSchema } from "./run-id";
 
 /** The New run form's field names (the `name` of each input). */
 export const START_RUN_FIELDS = [
@@ -14,9 +15,16 @@ export const START_RUN_FIELDS = [
 ] as const;
 export type StartRunField = (typeof START_RUN_FIELDS)[number];
 
-export type StartRunState =
-  | { ok: true; runId: number }
-  | { ok: false; fieldErrors: Partial<Record<StartRunField, string>>; formError?: string };
+/** What the form is told: the new run's id, or a message per field (and for the form as a whole). */
+export type StartRunResult = ActionResult<{ runId: number }, StartRunField>;
+export type StartRunFailure = ActionFailure<StartRunField>;
+
+/** Shown above the submit button when the messages are under the fields. */
+export const NOT_STARTED = "The run was not started: see the messages under the fields above.";
+
+function notStarted(fields: Partial<Record<StartRunField, string>>): StartRunFailure {
+  return { ok: false, error: NOT_STARTED, fields };
+}
 
 const LABELS: Record<StartRunField, string> = {
   datasetId: "Dataset", skillVersionId: "Skill version", backend: "Backend", model: "Model", agent: "Agent", keepWorkspaces: "Keep workspaces", concurrency: "Concurrency",
@@ -39,8 +47,8 @@ function numberField(field: StartRunField, optional = false) {
 /** Shape and types of the posted form; ranges are checked by RunSettingsSchema, the one source of the limits. */
 export const StartRunFormSchema = z
   .object({
-    datasetId: rowIdSchema("Dataset"),
-    skillVersionId: rowIdSchema("Skill version"),
+    datasetId: chosenIdSchema("Dataset"),
+    skillVersionId: chosenIdSchema("Skill version"),
     backend: z.enum(["openai", "azure", "baseline", "agent"], { error: "Choose a backend: openai, azure, baseline or agent" }),
     model: z.string().trim().max(200, "Model name is too long").optional(),
     // Only a name: the command, its arguments and environment come from the server's config file.
@@ -69,7 +77,7 @@ export const StartRunFormSchema = z
 export type StartRunForm = z.output<typeof StartRunFormSchema>;
 
 /** Validates the New run form and stores a queued run; every problem comes back as a message on its field. */
-export async function startRunFromForm(db: Db, formData: FormData, env: EnvSource = process.env): Promise<StartRunState> {
+export async function startRunFromForm(db: Db, formData: FormData, env: EnvSource = process.env): Promise<StartRunResult> {
   const parsed = StartRunFormSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return fieldFailure(parsed.error.issues, (path) => String(path[0]));
   const form = parsed.data;
@@ -79,9 +87,9 @@ export async function startRunFromForm(db: Db, formData: FormData, env: EnvSourc
   if (!settings.success) return fieldFailure(settings.error.issues, (path) => (path[0] === "sample" ? (path[1] === "seed" ? "sampleSeed" : "sampleSize") : String(path[0])));
 
   const backend = describeBackends(env).options.find((option) => option.backend === form.backend)!;
-  if (!backend.configured) return { ok: false, fieldErrors: { backend: `${backend.label} is not configured on this server. ${backend.hint}` } };
+  if (!backend.configured) return notStarted({ backend: `${backend.label} is not configured on this server. ${backend.hint}` });
   if (form.backend === "agent" && !backend.agents?.some((agent) => agent.name === form.agent)) {
-    return { ok: false, fieldErrors: { agent: form.agent ? `Agent "${form.agent}" is not configured on this server` : "Choose an agent" } };
+    return notStarted({ agent: form.agent ? `Agent "${form.agent}" is not configured on this server` : "Choose an agent" });
   }
 
   const config: RunConfig = {
@@ -99,13 +107,13 @@ export async function startRunFromForm(db: Db, formData: FormData, env: EnvSourc
   if (!selection.success) return fieldFailure(selection.error.issues, (path) => String(path[0]));
   try {
     const run = await createRunFor(db, { datasetId: form.datasetId, skillVersionId: form.skillVersionId, config, name: form.name || null, env });
-    return { ok: true, runId: run.id };
+    return { ok: true, data: { runId: run.id } };
   } catch (error) {
     if (error instanceof NotFoundError) {
       const field = error.entity === "dataset" ? "datasetId" : "skillVersionId";
-      return { ok: false, fieldErrors: { [field]: `${LABELS[field]} ${error.id} does not exist (was it deleted?)` } };
+      return notStarted({ [field]: `${LABELS[field]} ${error.id} does not exist (was it deleted?)` });
     }
-    return { ok: false, fieldErrors: {}, formError: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -127,14 +135,14 @@ function toSettings(form: StartRunForm): Record<keyof RunSettings, unknown> {
 }
 
 /** The first issue per field, reworded with the field's label ("Concurrency must be at most 512"). */
-function fieldFailure(issues: z.core.$ZodIssue[], fieldOf: (path: PropertyKey[]) => string): StartRunState {
+function fieldFailure(issues: z.core.$ZodIssue[], fieldOf: (path: PropertyKey[]) => string): StartRunFailure {
   const fieldErrors: Partial<Record<StartRunField, string>> = {};
   for (const issue of issues) {
     const field = fieldOf(issue.path) as StartRunField;
     if (!(field in LABELS) || fieldErrors[field]) continue;
     fieldErrors[field] = describeIssue(LABELS[field], issue);
   }
-  return { ok: false, fieldErrors };
+  return notStarted(fieldErrors);
 }
 
 function describeIssue(label: string, issue: z.core.$ZodIssue): string {

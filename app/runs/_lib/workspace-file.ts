@@ -1,6 +1,7 @@
+import { z } from "zod";
 import { itemWorkspaceDirectory, readWorkspaceFile, isSafeRelativePath } from "@/lib/agent";
 import { getItemExec, type Db } from "@/lib/db";
-import { RunIdSchema } from "./run-id";
+import { errorResponse } from "@/app/_lib/http";
 
 /** Largest workspace file served whole; bigger ones are cut (the response says so in a header). */
 export const WORKSPACE_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -10,8 +11,14 @@ export function workspaceFilePath(runId: number, itemId: string, path: string): 
   return `/api/runs/${runId}/workspace-file?${new URLSearchParams({ item: itemId, path })}`;
 }
 
+/** The query of GET /api/runs/:id/workspace-file: which item's workspace, and the file's path inside it. */
+export const WorkspaceFileQuerySchema = z.object({
+  item: z.string({ error: "item is required" }).min(1, "item is required").max(1000, "item can be at most 1000 characters"),
+  path: z.string({ error: "path is required" }).min(1, "path is required"),
+});
+
 function notFound(): Response {
-  return Response.json({ error: "no such workspace file" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  return errorResponse(404, { error: "no such workspace file" });
 }
 
 /**
@@ -20,13 +27,13 @@ function notFound(): Response {
  * and item ids (never taken from the request or the database), and the relative path must stay inside it once
  * links are resolved (lib/agent/workspace.ts), so no other file of the machine can be read through this.
  */
-export async function workspaceFileResponse(db: Db, input: { runId: string; itemId: string | null; path: string | null }, dataDir: string): Promise<Response> {
-  const runId = RunIdSchema.safeParse(input.runId);
-  const { itemId, path } = input;
-  if (!runId.success || !itemId || itemId.length > 1000 || !path || !isSafeRelativePath(path)) return notFound();
+export async function workspaceFileResponse(db: Db, input: { runId: number; itemId: string; path: string }, dataDir: string): Promise<Response> {
+  const { runId, itemId, path } = input;
+  // A path that would leave the workspace names no file in it.
+  if (!isSafeRelativePath(path)) return notFound();
   // Only items that ran through an agent have a workspace.
-  if (!(await getItemExec(db, runId.data, itemId))) return notFound();
-  const file = await readWorkspaceFile(itemWorkspaceDirectory(dataDir, runId.data, itemId), path, WORKSPACE_FILE_MAX_BYTES);
+  if (!(await getItemExec(db, runId, itemId))) return notFound();
+  const file = await readWorkspaceFile(itemWorkspaceDirectory(dataDir, runId, itemId), path, WORKSPACE_FILE_MAX_BYTES);
   if (!file) return notFound();
   const name = path.split("/").pop()!.replace(/[^A-Za-z0-9._-]+/g, "_") || "file";
   return new Response(new Uint8Array(file.content), {

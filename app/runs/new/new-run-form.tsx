@@ -4,7 +4,7 @@ import { startTransition, useActionState, useState, type FormEvent } from "react
 import { startRunAction } from "../actions";
 import type { BackendOption } from "../_lib/backends";
 import type { StartRunDefaults } from "../_lib/start-run-defaults";
-import type { StartRunState } from "../_lib/start-run-form";
+import type { ActionFailure } from "../../_lib/action-result";
 import { BackendFieldset } from "./backend-fieldset";
 import { describedBy, FormField, NumberField } from "./form-field";
 import { ItemsFieldset } from "./items-fieldset";
@@ -24,9 +24,10 @@ interface NewRunFormProps {
 }
 
 export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormProps) {
-  const [state, formAction, pending] = useActionState<StartRunState | null, FormData>(startRunAction, null);
+  // The action only ever answers with a failure: on success it redirects to the new run.
+  const [state, formAction, pending] = useActionState<ActionFailure | null, FormData>(startRunAction, null);
   const [diagnosticMode, setDiagnosticMode] = useState(defaults.diagnosticMode);
-  const errors = state && !state.ok ? state.fieldErrors : {};
+  const errors = state?.fields ?? {};
 
   // Submitting through the action directly (not <form action>) keeps what the user typed when the server
   // answers with field errors: React resets a form after its action returns.
@@ -102,9 +103,9 @@ export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormP
         </FormField>
       </section>
 
-      {state && !state.ok && (state.formError || Object.keys(state.fieldErrors).length > 0) ? (
+      {state ? (
         <p className="error-box" role="alert">
-          {state.formError ?? "The run was not started: see the messages under the fields above."}
+          {state.error}
         </p>
       ) : null}
       <div className={styles.submitRow}>

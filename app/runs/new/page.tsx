@@ -6,7 +6,8 @@ import { NotFoundError } from "@/lib/db";
 import { getRun, type RunRecord } from "@/lib/db";
 import { listSkillVersions } from "@/lib/db";
 import { describeBackends } from "../_lib/backends";
-import { RunIdSchema } from "../_lib/run-id";
+import { parseIdParam } from "../../_lib/ids";
+import type { SearchParams } from "../../_lib/search-params";
 import { startRunDefaults } from "../_lib/start-run-defaults";
 import { NewRunForm, type SkillVersionGroup } from "./new-run-form";
 
@@ -14,21 +15,14 @@ export const metadata: Metadata = { title: "New run" };
 // Reads the database and the model environment on every request.
 export const dynamic = "force-dynamic";
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
-const idParam = (value: string | string[] | undefined) => {
-  const parsed = RunIdSchema.safeParse(Array.isArray(value) ? value[0] : value);
-  return parsed.success ? parsed.data : undefined;
-};
-
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const db = getDb();
   const [datasets, versions] = await Promise.all([listDatasets(db), listSkillVersions(db)]);
-  const fromId = idParam(params.from);
+  const fromId = parseIdParam(params.from);
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
-  const defaults = startRunDefaults({ backends, from, datasetId: idParam(params.datasetId), skillVersionId: idParam(params.skillVersionId) });
+  const defaults = startRunDefaults({ backends, from, datasetId: parseIdParam(params.datasetId), skillVersionId: parseIdParam(params.skillVersionId) });
 
   const groups = new Map<number, SkillVersionGroup>();
   for (const version of versions) {

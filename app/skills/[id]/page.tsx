@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDb, getSkillVersion, getSkillWithVersions, NotFoundError } from "@/lib/db";
+import { getDb, getSkillVersion, getSkillWithVersions } from "@/lib/db";
 import { formatBytes, formatDateTime } from "../../_components/format";
-import { firstValue, parsePositiveInt, type SearchParams } from "../../_components/route-params";
+import { parseIdParam } from "../../_lib/ids";
+import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
+import { firstValue, type SearchParams } from "../../_lib/search-params";
 import { CompareVersions } from "./compare-versions";
 import { SkillVersionsTable } from "./skill-versions-table";
 import styles from "./skill-page.module.css";
@@ -19,19 +21,8 @@ interface SkillPageProps {
   searchParams: Promise<SearchParams>;
 }
 
-async function loadSkill(idParam: string) {
-  const id = parsePositiveInt(idParam);
-  if (id === undefined) notFound();
-  try {
-    return await getSkillWithVersions(getDb(), id);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
-
 export async function generateMetadata({ params }: SkillPageProps): Promise<Metadata> {
-  const id = parsePositiveInt((await params).id);
+  const id = parseIdParam((await params).id);
   if (id === undefined) return {};
   try {
     return { title: (await getSkillWithVersions(getDb(), id)).name };
@@ -41,9 +32,9 @@ export async function generateMetadata({ params }: SkillPageProps): Promise<Meta
 }
 
 export default async function SkillPage({ params, searchParams }: SkillPageProps) {
-  const skill = await loadSkill((await params).id);
+  const skill = await foundOrNotFound(getSkillWithVersions(getDb(), idOrNotFound((await params).id)));
   const query = await searchParams;
-  const requested = parsePositiveInt(query.version);
+  const requested = parseIdParam(query.version);
   // Versions are newest first; an unknown ?version= shows the latest rather than an error page.
   const summary = skill.versions.find((version) => version.version === requested) ?? skill.versions[0];
   if (!summary) notFound();

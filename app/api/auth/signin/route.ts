@@ -1,11 +1,12 @@
 /**
- * POST /api/auth/signin — exchanges the access token for the session cookie (open: the proxy lets it
- * through). Form posts and JSON both get a 303: to the `next` path on success, back to the sign-in page
- * with an error otherwise (JSON failures get a 400/401 JSON body instead). Failures wait a fixed
+ * POST /api/auth/signin — exchanges the access token for the session cookie (open: the access policy lets it
+ * through, from this site only). Form posts and JSON both get a 303: to the `next` path on success, back to the
+ * sign-in page with an error otherwise (JSON failures get a 400/401 JSON error body instead). Failures wait a fixed
  * 300 ms and say nothing about why the token was wrong.
  */
 
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse } from "next/server";
+import { errorResponse, guardedRoute } from "@/app/_lib/http";
 import { safeNextPath } from "@/lib/auth/safe-next-path";
 import { SESSION_COOKIE_NAME, isHttpsRequest, sessionCookieOptions } from "@/lib/auth/session-cookie";
 import { readSignInRequest } from "@/lib/auth/signin-request";
@@ -13,7 +14,7 @@ import { configuredToken, sessionCookieValue, tokenMatches } from "@/lib/auth/to
 
 const FAILURE_DELAY_MS = 300;
 
-export async function POST(request: NextRequest): Promise<NextResponse> {
+export const POST = guardedRoute(async (request) => {
   const signIn = await readSignInRequest(request);
   const next = safeNextPath(signIn.ok ? signIn.fields.next : signIn.next);
   const token = configuredToken();
@@ -24,8 +25,8 @@ export async function POST(request: NextRequest): Promise<NextResponse> {
     await new Promise((resolve) => setTimeout(resolve, FAILURE_DELAY_MS));
     if (signIn.json) {
       return signIn.ok
-        ? NextResponse.json({ error: "wrong token" }, { status: 401 })
-        : NextResponse.json({ error: "expected {\"token\": string, \"next\"?: string}" }, { status: 400 });
+        ? errorResponse(401, { error: "wrong token" })
+        : errorResponse(400, { error: "expected {\"token\": string, \"next\"?: string}" });
     }
     return seeOther(`/signin?${new URLSearchParams({ error: signIn.ok ? "wrong-token" : "missing-token", next })}`);
   }
@@ -33,7 +34,7 @@ export async function POST(request: NextRequest): Promise<NextResponse> {
   const response = seeOther(next);
   response.cookies.set(SESSION_COOKIE_NAME, sessionCookieValue(token), sessionCookieOptions(isHttpsRequest(request.url, request.headers)));
   return response;
-}
+});
 
 /** A relative Location: the browser stays on whatever origin it used, whatever the Host header said. */
 function seeOther(path: string): NextResponse {

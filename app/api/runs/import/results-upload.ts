@@ -1,26 +1,28 @@
 import { z } from "zod";
+import { errorResponse, fieldMessages, type ErrorBody } from "@/app/_lib/http";
+import { DatasetIdSchema, SkillVersionIdSchema } from "@/app/_lib/ids";
 import { DatasetValidationError } from "@/lib/datasets";
 import { NotFoundError, type Db } from "@/lib/db";
 import { importResults } from "@/lib/import";
 import { MAX_DATASET_BYTES } from "@/app/datasets/dataset-upload-rules";
 import { BodyTooLargeError, countBytes } from "../../datasets/count-bytes";
 
-/** The JSON bodies of POST /api/runs/import. */
+/** The JSON bodies of POST /api/runs/import: a failure is the error body of every route, plus the file's problems by line. */
 export type ResultsImportResponse =
   | { runId: number; datasetId: number; datasetCreated: boolean; items: number; duplicatesDropped: number }
-  | { error: string; issues?: { line?: number; field?: string; message: string }[]; omittedIssueCount?: number };
-
-const OptionalId = z.string().regex(/^\d{1,9}$/, "must be an id").transform(Number).optional();
+  | (ErrorBody & { issues?: { line?: number; field?: string; message: string }[]; omittedIssueCount?: number });
 
 const ImportQuerySchema = z.object({
   fileName: z.string({ error: "fileName is required" }).trim().min(1, "fileName is required").max(255),
   name: z.string().trim().max(200).optional(),
-  datasetId: OptionalId,
-  skillVersionId: OptionalId,
+  datasetId: DatasetIdSchema.optional(),
+  skillVersionId: SkillVersionIdSchema.optional(),
 });
 
-function reply(status: number, body: ResultsImportResponse): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+type ImportFailure = Extract<ResultsImportResponse, { error: string }>;
+
+function fail(status: number, body: ImportFailure): Response {
+  return errorResponse(status, body);
 }
 
 /**
@@ -37,12 +39,13 @@ export async function handleResultsImport(db: Db, request: Request, { maxBytes =
     skillVersionId: params.get("skillVersionId") || undefined,
   });
   if (!query.success) {
-    const issues = query.error.issues.map((issue) => ({ field: issue.path.join("."), message: issue.message }));
-    return reply(400, { error: issues.map((issue) => `${issue.field}: ${issue.message}`).join("\n"), issues });
+    const fields = fieldMessages(query.error);
+    const issues = Object.entries(fields).map(([field, message]) => ({ field, message }));
+    return fail(400, { error: issues.map((issue) => `${issue.field}: ${issue.message}`).join("\n"), fields, issues });
   }
   const { fileName, name, datasetId, skillVersionId } = query.data;
-  if (Number(request.headers.get("content-length") ?? NaN) > maxBytes) return reply(413, { error: "The file is over the upload limit; nothing was stored." });
-  if (request.body === null) return reply(400, { error: "The request has no body: send the file's bytes as the body." });
+  if (Number(request.headers.get("content-length") ?? NaN) > maxBytes) return fail(413, { error: "The file is over the upload limit; nothing was stored." });
+  if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
   try {
     const outcome = await importResults(db, countBytes(request.body, maxBytes).stream, {
       file: fileName,
@@ -50,11 +53,12 @@ export async function handleResultsImport(db: Db, request: Request, { maxBytes =
       ...(datasetId !== undefined ? { datasetId } : {}),
       ...(skillVersionId !== undefined ? { skillVersionId: async () => skillVersionId } : {}),
     });
-    return reply(201, { runId: outcome.runId, datasetId: outcome.datasetId, datasetCreated: outcome.datasetCreated, items: outcome.items, duplicatesDropped: outcome.duplicatesDropped });
+    const created: ResultsImportResponse = { runId: outcome.runId, datasetId: outcome.datasetId, datasetCreated: outcome.datasetCreated, items: outcome.items, duplicatesDropped: outcome.duplicatesDropped };
+    return Response.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return reply(413, { error: "The file is over the upload limit; nothing was stored." });
-    if (error instanceof DatasetValidationError) return reply(400, { error: error.message, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
-    if (error instanceof NotFoundError) return reply(404, { error: error.message });
+    if (error instanceof BodyTooLargeError) return fail(413, { error: "The file is over the upload limit; nothing was stored." });
+    if (error instanceof DatasetValidationError) return fail(400, { error: error.message, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
+    if (error instanceof NotFoundError) return fail(404, { error: error.message });
     throw error;
   }
 }

@@ -1,9 +1,9 @@
-import { getDb } from "@/lib/db";
+import { guardedRoute } from "@/app/_lib/http";
+import { RunParamsSchema } from "@/app/_lib/ids";
 import { loadRunItems } from "@/app/runs/_lib/items-payload";
+import { getDb } from "@/lib/db";
 
-/** A page of the run's items as JSON: ?filter=&reason=&q=&sort=&dir=&page=, exactly as on the run page. */
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await context.params;
-  const result = await loadRunItems(getDb(), id, new URL(request.url).searchParams);
-  return Response.json(result.body, { status: result.status, headers: { "Cache-Control": "no-store" } });
-}
+/** A page of the run's items as JSON: ?filter=&reason=&q=&sort=&dir=&page=, read exactly as on the run page. */
+export const GET = guardedRoute({ params: RunParamsSchema }, async (request, { params }) =>
+  Response.json(await loadRunItems(getDb(), params.id, new URL(request.url).searchParams), { headers: { "Cache-Control": "no-store" } }),
+);

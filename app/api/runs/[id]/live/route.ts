@@ -1,10 +1,10 @@
-import { getDb } from "@/lib/db";
+import { guardedRoute } from "@/app/_lib/http";
+import { RunParamsSchema } from "@/app/_lib/ids";
 import { loadRunLive } from "@/app/runs/_lib/live-payload";
+import { getDb } from "@/lib/db";
 
 /** The run page's live data: progress, derived rates, the downsampled accuracy curve and failure reasons. */
-export async function GET(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await context.params;
-  const result = await loadRunLive(getDb(), id);
+export const GET = guardedRoute({ params: RunParamsSchema }, async (_request, { params }) =>
   // Polled every second while the run is going: never let a cache answer.
-  return Response.json(result.body, { status: result.status, headers: { "Cache-Control": "no-store" } });
-}
+  Response.json(await loadRunLive(getDb(), params.id), { headers: { "Cache-Control": "no-store" } }),
+);

@@ -2,14 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/db";
 import { getItemConversation, getStoredResult } from "@/lib/db";
 import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db";
 import { getRunWithNames } from "@/lib/db";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
 import { formatCount, modelLabel } from "../../../_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
-import { RunIdSchema } from "../../../_lib/run-id";
+import { foundOrNotFound, idOrNotFound } from "../../../../_lib/not-found";
 import { AnswerSummary, ItemFacts, OtherRuns } from "./item-panels";
 import { ExecItemDetails } from "../../../_components/exec-item-details";
 import { ConversationView } from "./conversation-view";
@@ -48,21 +47,10 @@ function decodeSegment(raw: string): string {
   }
 }
 
-async function loadRun(rawId: string) {
-  const id = RunIdSchema.safeParse(rawId);
-  if (!id.success) notFound();
-  try {
-    return await getRunWithNames(getDb(), id.data);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
-
 export default async function ItemPage({ params, searchParams }: ItemPageProps) {
   const { id, itemId: rawItemId } = await params;
   const itemId = decodeSegment(rawItemId);
-  const run = await loadRun(id);
+  const run = await foundOrNotFound(getRunWithNames(getDb(), idOrNotFound(id)));
   const db = getDb();
   const result = await getStoredResult(db, run.id, itemId);
   if (!result) notFound();
