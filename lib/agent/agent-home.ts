@@ -65,7 +65,12 @@ export function codexConfigToml(agent: Pick<AgentDefinition, "provider" | "maxRe
 async function prepareCodexHome(agent: AgentDefinition, dir: string, serverEnv: Env): Promise<Record<string, string>> {
   await writeFile(join(dir, "config.toml"), codexConfigToml(agent), { mode: 0o600 });
   if (!agent.provider) await copySignIn(join(serverEnv.CODEX_HOME || join(serverEnv.HOME || homedir(), ".codex"), "auth.json"), join(dir, "auth.json"));
-  return { CODEX_HOME: dir };
+  const env: Record<string, string> = { CODEX_HOME: dir };
+  // config.toml's env_key names the variable; its value reaches the agent only through its environment.
+  const keyName = agent.provider?.apiKeyEnv;
+  const key = keyName ? serverEnv[keyName] : undefined;
+  if (keyName && key) env[keyName] = key;
+  return env;
 }
 
 async function prepareClaudeHome(agent: AgentDefinition, dir: string, serverEnv: Env): Promise<Record<string, string>> {

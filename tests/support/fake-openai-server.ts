@@ -74,7 +74,7 @@ export interface RecordedRequest {
   model: string;
   messages: { role: string; content: string }[];
   body: JsonObject;
-  /** Lower-cased header names; `authorization` and `api-key` values are replaced by "[redacted]". */
+  /** Lower-cased header names; `authorization`, `api-key` and `x-api-key` values are replaced by "[redacted]". */
   headers: Record<string, string>;
   question: string;
   attemptForQuestion: number;
@@ -320,7 +320,7 @@ function redactedHeaders(headers: http.IncomingHttpHeaders): Record<string, stri
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    result[name] = name === "authorization" || name === "api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
+    result[name] = name === "authorization" || name === "api-key" || name === "x-api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
   }
   return result;
 }
