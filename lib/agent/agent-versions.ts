@@ -16,6 +16,11 @@ export interface AgentBinaryInfo {
   version: string | null;
 }
 
+/** The program an agent runs, with {configDir} filled in (a script kept beside the config). */
+export function agentProgram(agent: { command: string[]; configDir: string }): string {
+  return (agent.command[0] ?? "").replaceAll("{configDir}", agent.configDir);
+}
+
 /** The program's absolute path: itself if it has a slash, else the first executable match on PATH. */
 export function findProgram(program: string, pathVariable: string | undefined = process.env.PATH, cwd: string = process.cwd()): string | null {
   if (!program) return null;

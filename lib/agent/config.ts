@@ -201,12 +201,12 @@ export interface AgentSummary {
   preset: AgentPresetName;
   description: string;
   defaultModel?: string;
-  /** The program the agent runs (command[0]), to say whether it is installed. */
-  program: string;
+  /** Whether its program is installed on this server, and the version it reports (filled in by the page, agent-versions.ts). */
+  program?: { installed: boolean; version: string | null };
 }
 
 export function summarizeAgent(agent: AgentDefinition): AgentSummary {
-  return { name: agent.name, preset: agent.preset, description: agent.description, ...(agent.defaultModel ? { defaultModel: agent.defaultModel } : {}), program: agent.command[0] ?? "" };
+  return { name: agent.name, preset: agent.preset, description: agent.description, ...(agent.defaultModel ? { defaultModel: agent.defaultModel } : {}) };
 }
 
 function displayPath(path: string, cwd: string = process.cwd()): string {

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
-  AGENT_PROMPT, AgentConfigError, agentEnvironment, claudeCodePrompt, findAgent, loadAgentConfig, missingProgramMessage, missingProviderKey, promptFilePath,
+  AGENT_PROMPT, AgentConfigError, agentEnvironment, agentProgram, claudeCodePrompt, findAgent, loadAgentConfig, missingProgramMessage, missingProviderKey, promptFilePath,
   type AgentDefinition,
 } from "../agent";
 import type { EnvSource } from "../model/environment";
@@ -12,11 +12,6 @@ import type { RunConfig } from "../runs/run-config";
 export function resolveRunAgent(selection: RunConfig["model"], env: EnvSource = process.env): AgentDefinition {
   if (selection.backend !== "agent" || !selection.agent) throw new Error(`run backend is "${selection.backend}", not an agent`);
   return findAgent(loadAgentConfig({ env }), selection.agent);
-}
-
-/** The program an agent runs, with {configDir} filled in (a script kept beside the config). */
-export function agentProgram(agent: Pick<AgentDefinition, "command" | "configDir">): string {
-  return (agent.command[0] ?? "").replaceAll("{configDir}", agent.configDir);
 }
 
 /**

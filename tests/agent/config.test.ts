@@ -69,7 +69,7 @@ describe("parseAgentConfig", () => {
       "--allowedTools Read,Bash --effort medium --max-thinking-tokens 16384 --no-session-persistence {modelArgs} -- {prompt}",
     );
     expect(claude).toMatchObject({ skillCopies: [], promptStyle: "claude-code", isSandbox: false, home: "claude-code" });
-    expect(summarizeAgent(codex!)).toEqual({ name: "codex", preset: "codex", description: "OpenAI Codex CLI (codex exec), as the seed runs it", defaultModel: "gpt-5.5", program: "codex" });
+    expect(summarizeAgent(codex!)).toEqual({ name: "codex", preset: "codex", description: "OpenAI Codex CLI (codex exec), as the seed runs it", defaultModel: "gpt-5.5" });
     const [variant] = parseAgentConfig({ agents: { c: { preset: "claude-code-skill" } } }, "f.json", dir);
     expect(variant!.skillCopies).toEqual([".claude/skills/skillopt-target"]);
   });

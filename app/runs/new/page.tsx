@@ -5,7 +5,7 @@ import { listDatasets } from "@/lib/db";
 import { NotFoundError } from "@/lib/db";
 import { getRun, type RunRecord } from "@/lib/db";
 import { listSkillVersions } from "@/lib/db";
-import { describeBackends } from "../_lib/backends";
+import { describeBackends, withAgentPrograms } from "../_lib/backends";
 import { RunIdSchema } from "../_lib/run-id";
 import { startRunDefaults } from "../_lib/start-run-defaults";
 import { NewRunForm, type SkillVersionGroup } from "./new-run-form";
@@ -28,6 +28,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const fromId = idParam(params.from);
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
+  const backendOptions = await withAgentPrograms(backends.options);
   const defaults = startRunDefaults({ backends, from, datasetId: idParam(params.datasetId), skillVersionId: idParam(params.skillVersionId) });
 
   const groups = new Map<number, SkillVersionGroup>();
@@ -55,7 +56,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         <NewRunForm
           datasets={datasets.map((dataset) => ({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount }))}
           skills={[...groups.values()]}
-          backends={backends.options}
+          backends={backendOptions}
           defaults={defaults}
         />
       )}
