@@ -47,9 +47,11 @@ export interface ProcessAgentItemContext {
  * The exec branch of the seed's process_one: each turn prepares the workspace afresh (SKILL.md and task.md,
  * later turns adding the previous attempt), runs the agent in it and takes its final message (or, failing
  * that, its raw output) as the response; the seed's stop rule, then the usual evaluation and row.
- * A non-zero exit or a failure to start is the item's "error: …" row (with the tail of stderr); the agent's
- * own timeout is a timeout row. Aborts (cancel, task timeout) kill the agent's group and are rethrown.
- * The workspace of a correct item is deleted unless the run keeps workspaces.
+ * Each invocation gets a fresh config folder (CODEX_HOME / CLAUDE_CONFIG_DIR, agent-home.ts), removed with the item.
+ * A non-zero exit, an error the agent reports in its events, or a failure to start is the item's "error: …" row
+ * (the agent's own message, else the tail of stderr); a 401/403/404 from its model server throws FatalModelError,
+ * which stops the run. The agent's own timeout is a timeout row. Aborts (cancel, task timeout) kill the agent's
+ * group and are rethrown. The workspace of a correct item is deleted unless the run keeps workspaces.
  */
 export async function processAgentItem(item: RolloutItem, context: ProcessAgentItemContext): Promise<ItemResult> {
   const home = itemAgentHomeDirectory(context.backend.dataDir, context.backend.runId, item.id);
