@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { z } from "zod";
-import { AGENT_PRESET_NAMES, AGENT_PRESETS, type AgentPresetName } from "./presets";
+import { EVENT_FORMATS, type EventFormat } from "./agent-events";
+import { AGENT_PRESET_NAMES, AGENT_PRESETS, type AgentHomeKind, type AgentPresetName, type PromptStyle } from "./presets";
 import { isSafeRelativePath } from "./safe-path";
 
 /**
@@ -33,6 +34,17 @@ const FinalMessageSchema = z.discriminatedUnion("from", [
 ], { error: 'finalMessage.from must be "stdout-last-line", "stdout", "file" or "jsonl"' });
 export type FinalMessageSpec = z.infer<typeof FinalMessageSchema>;
 
+/** The model server an agent talks to, from the server's config only (a browser never names one). */
+const ProviderSchema = z.object({
+  /** Codex: the OpenAI-compatible base URL (…/v1). Claude Code: the Anthropic-compatible base URL (a trailing /v1 is dropped). */
+  baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http:// or https:// URL" }),
+  /** The server environment variable holding the key; only the agent process gets it (x-api-key / Bearer). */
+  apiKeyEnv: envName.optional(),
+  /** Claude Code: a variable whose value is sent as a Bearer token (ANTHROPIC_AUTH_TOKEN) instead. */
+  authTokenEnv: envName.optional(),
+}).strict();
+export type AgentProvider = z.infer<typeof ProviderSchema>;
+
 const AgentEntrySchema = z.object({
   preset: z.enum(AGENT_PRESET_NAMES as [AgentPresetName, ...AgentPresetName[]], { error: `preset must be one of ${AGENT_PRESET_NAMES.join(", ")}` }).optional(),
   description: z.string().max(500).optional(),
@@ -47,6 +59,10 @@ const AgentEntrySchema = z.object({
   finalMessage: FinalMessageSchema.optional(),
   skillCopies: z.array(relativePath("a skill copy")).optional(),
   outputCapBytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  provider: ProviderSchema.optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  isSandbox: z.boolean().optional(),
+  events: z.enum(EVENT_FORMATS, { error: `events must be one of ${EVENT_FORMATS.join(", ")}` }).optional(),
 }).strict();
 
 const ConfigFileSchema = z.object({
@@ -74,6 +90,18 @@ export interface AgentSettings {
   /** Extra folders (relative to the workspace) that get a copy of SKILL.md, for agents that look elsewhere. */
   skillCopies: string[];
   outputCapBytes?: number;
+  /** The model server and key variable (Codex: a provider in the per-run config.toml; Claude Code: ANTHROPIC_* variables). */
+  provider?: AgentProvider;
+  /** How often the agent itself retries a failed model request (bounded so a dead server fails the item in seconds). */
+  maxRetries: number;
+  /** Claude Code: IS_SANDBOX=1, which bypassPermissions needs when the server runs as root. Only when the operator says so. */
+  isSandbox: boolean;
+  /** How to read the agent's stdout as events (the item view's trace, its tokens and its own error message). */
+  events: EventFormat;
+  /** The per-item configuration folder the agent gets instead of the server user's (CODEX_HOME, CLAUDE_CONFIG_DIR); set by the preset. */
+  home: AgentHomeKind;
+  /** The prompt it is given: the seed's exec prompt, or the seed's Claude Code wording of it; set by the preset. */
+  promptStyle: PromptStyle;
 }
 
 export interface AgentDefinition extends AgentSettings {
@@ -131,8 +159,17 @@ export function parseAgentConfig(raw: unknown, source: string, configDir: string
     const at = `${source}: agents.${name}`;
     if (settings.command.length === 0) throw new AgentConfigError(`${at}.command: required (the program and its arguments)`);
     checkPlaceholders(settings, at);
+    checkProvider(settings, at);
     return { name, preset, configDir, ...settings };
   });
+}
+
+function checkProvider(settings: AgentSettings, at: string): void {
+  const { provider, home } = settings;
+  if (!provider) return;
+  if (home === "none") throw new AgentConfigError(`${at}.provider: only the codex and claude-code presets (and their variants) take a provider`);
+  if (provider.authTokenEnv && home !== "claude-code") throw new AgentConfigError(`${at}.provider.authTokenEnv: only Claude Code takes a Bearer token; Codex sends apiKeyEnv's value as one`);
+  if (provider.authTokenEnv && provider.apiKeyEnv) throw new AgentConfigError(`${at}.provider: give apiKeyEnv or authTokenEnv, not both`);
 }
 
 function checkPlaceholders(settings: AgentSettings, at: string): void {
@@ -164,6 +201,8 @@ export interface AgentSummary {
   preset: AgentPresetName;
   description: string;
   defaultModel?: string;
+  /** Whether its program is installed on this server, and the version it reports (filled in by the page, agent-versions.ts). */
+  program?: { installed: boolean; version: string | null };
 }
 
 export function summarizeAgent(agent: AgentDefinition): AgentSummary {

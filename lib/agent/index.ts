@@ -1,4 +1,7 @@
+export * from "./agent-events";
 export * from "./agent-group-file";
+export * from "./agent-home";
+export * from "./agent-versions";
 export * from "./capped-output";
 export * from "./command";
 export * from "./config";

@@ -17,11 +17,16 @@ export interface RunAgentProcessOptions {
   onAborted?(snapshot: AgentProcessResult): void;
   /** Where the group id is recorded while the agent runs (see agent-group-file.ts). */
   groupFile?: string;
+  /** Called with each line of stdout; a message returned stops the agent (outcome "stopped", that message as `stopReason`). */
+  stopOnStdoutLine?(line: string): string | undefined;
 }
 
 export interface AgentProcessResult {
-  /** exited: ran to its end (any exit code); timeout: killed at timeoutMs; aborted: killed by the signal; spawn-error: never started. */
-  outcome: "exited" | "timeout" | "aborted" | "spawn-error";
+  /**
+   * exited: ran to its end (any exit code); timeout: killed at timeoutMs; aborted: killed by the signal;
+   * stopped: killed because a stdout line said it would only wait or retry from then on; spawn-error: never started.
+   */
+  outcome: "exited" | "timeout" | "aborted" | "stopped" | "spawn-error";
   exitCode: number | null;
   /** The signal that ended the agent, e.g. "SIGKILL". */
   exitSignal: string | null;
@@ -30,7 +35,12 @@ export interface AgentProcessResult {
   stderr: CapturedText;
   /** Why it did not start (e.g. "spawn codex ENOENT"). */
   error?: string;
+  /** Why it was stopped (outcome "stopped"): the agent's own message. */
+  stopReason?: string;
 }
+
+/** A stdout line longer than this is not checked by stopOnStdoutLine (an event worth stopping for is short). */
+const MAX_CHECKED_LINE = 64 * 1024;
 
 /** After the agent exits, how long its output pipes may stay open (held by a process that escaped its group). */
 const CLOSE_GRACE_MS = 2000;
@@ -75,7 +85,9 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
         // Unrecorded, the group only escapes the cleanup after a kill -9 of this process; the agent runs as usual.
       }
     }
-    let killedFor: "timeout" | "aborted" | null = null;
+    let killedFor: "timeout" | "aborted" | "stopped" | null = null;
+    let stopReason: string | undefined;
+    let partialLine = "";
     let exit: { code: number | null; signal: string | null } | null = null;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
@@ -109,7 +121,20 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
     }, options.timeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
-    child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      if (!options.stopOnStdoutLine || killedFor) return;
+      const lines = (partialLine + chunk.toString("utf8")).split("\n");
+      partialLine = lines.pop()!.slice(-MAX_CHECKED_LINE);
+      for (const line of lines) {
+        const reason = line.length <= MAX_CHECKED_LINE ? options.stopOnStdoutLine(line) : undefined;
+        if (reason === undefined) continue;
+        killedFor = "stopped";
+        stopReason = reason;
+        killGroup();
+        break;
+      }
+    });
     child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
     if (child.stdin) {
       child.stdin.on("error", () => undefined); // the agent need not read it
@@ -131,7 +156,7 @@ export function runAgentProcess(options: RunAgentProcessOptions): Promise<AgentP
     });
     const done = () => {
       const outcome = killedFor ?? "exited";
-      finish(snapshot(outcome, { exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null }));
+      finish(snapshot(outcome, { exitCode: exit?.code ?? null, exitSignal: exit?.signal ?? null, ...(stopReason !== undefined ? { stopReason } : {}) }));
     };
     child.once("close", () => {
       if (exit) done();

@@ -25,6 +25,25 @@ export const AGENT_PROMPT =
   "Read `task.md` and answer the SearchQA question.\n" +
   "Return the final answer inside <answer>...</answer>.";
 
+/**
+ * The seed's Claude Code prompt (`_exec_prompt` around `_normalize_target_exec_prompt`): read the files
+ * directly, no Skill tool, no permission questions, no edits, only the final answer.
+ */
+export function claudeCodePrompt(prompt: string = AGENT_PROMPT): string {
+  const normalized = prompt.replace(
+    "Use the `skillopt-target` skill available in this workspace.",
+    `Read \`${SKILL_FILE}\` directly; do not call a Skill tool.`,
+  );
+  return (
+    `Use the workspace files to solve the task. Read task.md and the skill at ${SKILL_FILE} before answering. ` +
+    "If ATTACHMENTS.md exists, read it and inspect the listed local files. " +
+    "Do not call a Skill tool; the ReflACT guidance is a local markdown file. " +
+    "Do not ask for permission. Do not modify files. " +
+    "Return only the final answer text, keeping any required <answer>...</answer> tags exactly.\n\n" +
+    normalized
+  );
+}
+
 export interface RenderSkillMdOptions {
   name?: string;
   description: string;

@@ -2,7 +2,7 @@ import { buildAgentSkillMd } from "../agent/skill-md";
 import { createRun, getDataset, getDatasetItems, getSkillVersion, type Db, type RunRecord } from "../db";
 import type { EnvSource } from "../model/environment";
 import { buildSystemPrompt } from "../prompts";
-import { agentRunModelLabel, resolveRunAgent } from "./agent-backend";
+import { agentRunModelLabel, checkAgentRunnable, resolveRunAgent } from "./agent-backend";
 import { chatModelForRun } from "./run-chat-model";
 import { RunConfigSchema, type RunConfig } from "../runs/run-config";
 import { selectItems } from "./select-items";
@@ -31,6 +31,7 @@ export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRe
   if (config.model.backend === "agent") {
     // Only agents in the server's config file can run; the stored "system prompt" is the SKILL.md, as in the seed.
     const agent = resolveRunAgent(config.model, input.env);
+    checkAgentRunnable(agent, input.env);
     return createRun(db, { ...common, systemPrompt: buildAgentSkillMd(skill.content), model: agentRunModelLabel(agent, config.model.model) });
   }
   // Building the client checks that the backend is configured and gives the model name to store.

@@ -1,8 +1,10 @@
 import {
-  AGENT_PROMPT, DEFAULT_OUTPUT_CAP_BYTES, buildTaskText, expandCommand, itemAgentGroupFile, itemWorkspaceDirectory, killLeftoverAgentGroup,
-  prepareWorkspace, readFinalMessage, removeWorkspace, runAgentProcess, type AgentDefinition, type AgentProcessResult,
+  DEFAULT_OUTPUT_CAP_BYTES, buildTaskText, expandCommand, hopelessEvent, itemAgentGroupFile, itemAgentHomeDirectory, itemWorkspaceDirectory,
+  killLeftoverAgentGroup, parseAgentEvents, prepareAgentHome, prepareWorkspace, readFinalMessage, removeAgentHome, removeWorkspace,
+  runAgentProcess, type AgentDefinition, type AgentProcessResult, type AgentTrace,
 } from "../agent";
 import { emFailReason, evaluate, evaluationRecord } from "../eval";
+import { FatalModelError } from "../model";
 import { buildUserPrompt } from "../prompts";
 import type { RunSettings } from "../runs/run-config";
 import type { ConversationEntry, ItemExecRecord, ItemResult, RolloutItem } from "../runs/types";
@@ -18,9 +20,16 @@ export interface AgentItemBackend {
   /** Folder of the SQLite file; workspaces go under runs/<runId>/workspaces/. */
   dataDir: string;
   promptFile: string;
+  /** The text the agent is asked (the seed's exec prompt, or its Claude Code wording). */
+  prompt: string;
   env: Record<string, string>;
+  /** The server's environment, for the provider's key variables (read when the agent's home is made). */
+  serverEnv: Readonly<Record<string, string | undefined>>;
   keepWorkspaces: boolean;
 }
+
+/** Model server answers that retrying cannot fix: as on the chat path, they stop the run (lib/model/errors.ts). */
+const FATAL_STATUSES = new Set([401, 403, 404]);
 
 /** Where the exec details of an item in flight are kept, so a task timeout can still store them. */
 export interface ItemTrace {
@@ -38,11 +47,23 @@ export interface ProcessAgentItemContext {
  * The exec branch of the seed's process_one: each turn prepares the workspace afresh (SKILL.md and task.md,
  * later turns adding the previous attempt), runs the agent in it and takes its final message (or, failing
  * that, its raw output) as the response; the seed's stop rule, then the usual evaluation and row.
- * A non-zero exit or a failure to start is the item's "error: …" row (with the tail of stderr); the agent's
- * own timeout is a timeout row. Aborts (cancel, task timeout) kill the agent's group and are rethrown.
- * The workspace of a correct item is deleted unless the run keeps workspaces.
+ * Each invocation gets a fresh config folder (CODEX_HOME / CLAUDE_CONFIG_DIR, agent-home.ts), removed with the item.
+ * A non-zero exit, an error the agent reports in its events, or a failure to start is the item's "error: …" row
+ * (the agent's own message, else the tail of stderr); a 401/403/404 from its model server throws FatalModelError,
+ * which stops the run. The agent's own timeout is a timeout row. Aborts (cancel, task timeout) kill the agent's
+ * group and are rethrown. The workspace of a correct item is deleted unless the run keeps workspaces.
  */
 export async function processAgentItem(item: RolloutItem, context: ProcessAgentItemContext): Promise<ItemResult> {
+  const home = itemAgentHomeDirectory(context.backend.dataDir, context.backend.runId, item.id);
+  try {
+    return await runAgentTurns(item, context, home);
+  } finally {
+    // The agent's configuration folder never outlives the item (the workspace may be kept; this never is).
+    await removeAgentHome(home);
+  }
+}
+
+async function runAgentTurns(item: RolloutItem, context: ProcessAgentItemContext, home: string): Promise<ItemResult> {
   const { backend, settings, signal } = context;
   const { agent } = backend;
   const trace = context.trace ?? {};
@@ -54,6 +75,7 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
   const capBytes = agent.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const timeoutS = Math.min(settings.execTimeoutS, agent.timeoutS);
   const conversation: ConversationEntry[] = [];
+  const usage = { promptTokens: 0, completionTokens: 0 };
   let response = "";
   let taskText = "";
   let invocations = 0;
@@ -63,11 +85,12 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
     return {
       itemId: item.id, datasetItemId: item.datasetItemId, question: item.question, goldAnswers: item.answers,
       em: 0, f1: 0, subEm: 0, hard: 0, soft: 0, predictedAnswer: "", response: "", agentOk: false, nTurns: 0,
-      latencyMs: finishedAt.getTime() - startedAt.getTime(), promptTokens: 0, completionTokens: 0,
+      latencyMs: finishedAt.getTime() - startedAt.getTime(), ...usage,
       attempts: invocations, retries: 0, rateLimited: 0, startedAt, finishedAt, userPrompt: taskText, conversation, exec,
       ...fields,
     };
   };
+  const failed = (why: string, exec: ItemExecRecord) => row({ failReason: `error: agent "${agent.name}" ${why}`, status: "error", phase: null }, exec);
 
   let exec: ItemExecRecord | undefined;
   for (let turn = 0; turn < settings.maxTurns; turn++) {
@@ -81,28 +104,37 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
     });
     taskText = buildTaskText(userPrompt, first ? "" : response);
     await prepareWorkspace({ dir, skillMd: backend.skillMd, taskText, skillCopies: agent.skillCopies });
-    const command = expandCommand(agent, { workspace: dir, prompt: AGENT_PROMPT, promptFile: backend.promptFile, model: backend.model });
+    const homeEnv = await prepareAgentHome(agent, home, backend.serverEnv);
+    const command = expandCommand(agent, { workspace: dir, prompt: backend.prompt, promptFile: backend.promptFile, model: backend.model });
     invocations++;
     const toRecord = (result: AgentProcessResult) => execRecord(agent.name, command, result, dir, invocations);
     const result = await runAgentProcess({
       argv: command,
       cwd: dir,
-      env: backend.env,
-      stdin: agent.stdin === "prompt" ? AGENT_PROMPT : undefined,
+      env: { ...backend.env, ...homeEnv },
+      stdin: agent.stdin === "prompt" ? backend.prompt : undefined,
       timeoutMs: timeoutS * 1000,
       signal,
       outputCapBytes: capBytes,
       onAborted: (snapshot) => void (trace.exec = toRecord(snapshot)),
       groupFile,
+      stopOnStdoutLine: (line) => hopelessEvent(line, agent.events),
     });
     exec = toRecord(result);
     trace.exec = exec;
     if (result.outcome === "aborted") throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
     if (result.outcome === "timeout") return row({ failReason: `exec-timeout-${formatSeconds(timeoutS)}s`, status: "timeout", phase: "timeout" }, exec);
-    if (result.outcome === "spawn-error") return row({ failReason: `error: agent "${agent.name}" could not start: ${result.error}`, status: "error", phase: null }, exec);
-    if (result.exitCode !== 0) {
-      const how = result.exitCode === null ? `was killed by ${result.exitSignal}` : `exited with code ${result.exitCode}`;
-      return row({ failReason: `error: agent "${agent.name}" ${how}: ${stderrTail(result.stderr.tail)}`, status: "error", phase: null }, exec);
+    if (result.outcome === "spawn-error") return failed(`could not start: ${result.error}`, exec);
+    const events = parseAgentEvents(result.stdout.text, agent.events);
+    addUsage(usage, events);
+    if (result.outcome === "stopped") return failed(`could not reach its model server: ${result.stopReason}`, exec);
+    if (events?.error && events.errorStatus !== undefined && FATAL_STATUSES.has(events.errorStatus)) {
+      throw new FatalModelError(`agent "${agent.name}": ${events.error}`, { status: events.errorStatus, stats: { attempts: invocations, retries: 0, rateLimited: 0 } });
+    }
+    if (result.exitCode !== 0 || events?.error) {
+      const how = result.exitCode === null ? `was killed by ${result.exitSignal}` : result.exitCode !== 0 ? `exited with code ${result.exitCode}` : "failed";
+      // The agent's own message when its events give one (Codex and Claude Code print it on stdout), else stderr's tail.
+      return failed(`${how}: ${events?.error ? oneParagraph(events.error) : stderrTail(result.stderr.tail)}`, exec);
     }
     const finalMessage = await readFinalMessage(agent.finalMessage, { stdout: result.stdout, workspace: dir, maxBytes: capBytes });
     // The seed: `final_message or raw`.
@@ -130,7 +162,7 @@ export async function processAgentItem(item: RolloutItem, context: ProcessAgentI
     status: correct ? "correct" : "wrong",
     phase: null,
     latencyMs: finishedAt.getTime() - startedAt.getTime(),
-    promptTokens: 0, completionTokens: 0, attempts: invocations, retries: 0, rateLimited: 0,
+    ...usage, attempts: invocations, retries: 0, rateLimited: 0,
     startedAt, finishedAt, userPrompt: taskText, conversation,
     ...(exec ? { exec } : {}),
   };
@@ -152,6 +184,17 @@ function stderrTail(stderr: string): string {
   if (lines.length === 0) return "(nothing on stderr)";
   const tail = lines.slice(-5).join("\n");
   return tail.length > 1000 ? `…${tail.slice(-1000)}` : tail;
+}
+
+function addUsage(usage: { promptTokens: number; completionTokens: number }, events: AgentTrace | null): void {
+  usage.promptTokens += events?.usage?.inputTokens ?? 0;
+  usage.completionTokens += events?.usage?.outputTokens ?? 0;
+}
+
+/** An agent's message on one line group, short enough for a fail reason. */
+function oneParagraph(message: string): string {
+  const text = message.trim();
+  return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
 }
 
 function formatSeconds(seconds: number): string {

@@ -51,8 +51,8 @@ export interface ItemExecRecord {
   agent: string;
   /** The argument list run (placeholders replaced; the environment is never recorded). */
   command: string[];
-  /** exited (any exit code), timeout, aborted (task timeout or cancel) or spawn-error. */
-  outcome: "exited" | "timeout" | "aborted" | "spawn-error";
+  /** exited (any exit code), timeout, aborted (task timeout or cancel), stopped (it reported it could only retry) or spawn-error. */
+  outcome: "exited" | "timeout" | "aborted" | "stopped" | "spawn-error";
   exitCode: number | null;
   exitSignal: string | null;
   durationMs: number;

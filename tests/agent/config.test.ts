@@ -55,19 +55,33 @@ describe("parseAgentConfig", () => {
       "f.json",
       dir,
     );
-    expect(codex).toMatchObject({ name: "codex", preset: "codex", defaultModel: "gpt-5.5", timeoutS: 900, stdin: "none" });
-    expect(codex!.command.slice(0, 2)).toEqual(["codex", "exec"]);
-    expect(codex!.finalMessage).toEqual({ from: "jsonl", match: { type: "item.completed", "item.type": "agent_message" }, field: "item.text" });
-    expect(claude!.command.slice(0, 2)).toEqual(["claude", "-p"]);
-    expect(claude!.skillCopies).toEqual([".claude/skills/skillopt-target"]);
-    expect(summarizeAgent(codex!)).toEqual({ name: "codex", preset: "codex", description: "OpenAI Codex CLI (codex exec)", defaultModel: "gpt-5.5" });
+    expect(codex).toMatchObject({ name: "codex", preset: "codex", defaultModel: "gpt-5.5", timeoutS: 900, stdin: "none", home: "codex", events: "codex-jsonl" });
+    // The seed's codex exec flags, sandbox and last-message file.
+    expect(codex!.command.join(" ")).toBe(
+      "codex exec --json --skip-git-repo-check --color never -C {workspace} --sandbox workspace-write -c approval_policy=\"never\" " +
+      "-c sandbox_workspace_write.network_access=false -c web_search=\"disabled\" -c analytics.enabled=false --disable plugins " +
+      "-c skills.bundled.enabled=false {modelArgs} --output-last-message {outputFile} {prompt}",
+    );
+    expect(codex!.finalMessage).toEqual({ from: "file", path: "codex_last_message.txt" });
+    // The seed's claude -p: its tools, thinking settings, and "--" before the prompt.
+    expect(claude!.command.join(" ")).toBe(
+      "claude -p --output-format stream-json --verbose --permission-mode bypassPermissions --add-dir {workspace} --tools Read,Bash " +
+      "--allowedTools Read,Bash --effort medium --max-thinking-tokens 16384 --no-session-persistence {modelArgs} -- {prompt}",
+    );
+    expect(claude).toMatchObject({ skillCopies: [], promptStyle: "claude-code", isSandbox: false, home: "claude-code" });
+    expect(summarizeAgent(codex!)).toEqual({ name: "codex", preset: "codex", description: "OpenAI Codex CLI (codex exec), as the seed runs it", defaultModel: "gpt-5.5" });
+    const [variant] = parseAgentConfig({ agents: { c: { preset: "claude-code-skill" } } }, "f.json", dir);
+    expect(variant!.skillCopies).toEqual([".claude/skills/skillopt-target"]);
   });
 
   it("names the field of each mistake", () => {
     expect(errorOf({ agents: { a: { command: "codex exec" } } })).toMatch(/^skillboard\.config\.json: agents\.a\.command: /);
     expect(errorOf({ agents: { a: {} } })).toBe("skillboard.config.json: agents.a.command: required (the program and its arguments)");
     expect(errorOf({ agents: { a: { command: ["x"], timeoutS: -1 } } })).toMatch(/^skillboard\.config\.json: agents\.a\.timeoutS: /);
-    expect(errorOf({ agents: { a: { preset: "gemini" } } })).toMatch(/agents\.a\.preset: preset must be one of codex, claude-code, generic/);
+    expect(errorOf({ agents: { a: { preset: "gemini" } } })).toMatch(/agents\.a\.preset: preset must be one of codex, codex-readonly, claude-code, claude-code-skill, generic/);
+    expect(errorOf({ agents: { a: { preset: "codex", provider: { baseUrl: "ftp://x" } } } })).toMatch(/agents\.a\.provider\.baseUrl: baseUrl must be an http/);
+    expect(errorOf({ agents: { a: { command: ["x"], provider: { baseUrl: "http://h/v1" } } } })).toMatch(/agents\.a\.provider: only the codex and claude-code presets/);
+    expect(errorOf({ agents: { a: { preset: "codex", provider: { baseUrl: "http://h/v1", authTokenEnv: "T" } } } })).toMatch(/agents\.a\.provider\.authTokenEnv: only Claude Code/);
     expect(errorOf({ agents: { a: { command: ["x"], finalMessage: { from: "file", path: "../etc/passwd" } } } })).toMatch(/agents\.a\.finalMessage\.path: path must be a relative path inside the workspace/);
     expect(errorOf({ agents: { a: { command: ["x"], comand: ["y"] } } })).toMatch(/agents\.a: .*comand/i);
     expect(errorOf({ agents: { "bad name!": { command: ["x"] } } })).toMatch(/agents\.bad name!/);

@@ -41,7 +41,7 @@ describe("readFinalMessage", () => {
       { type: "item.completed", item: { type: "agent_message", text: "<answer>Oslo</answer>" } },
       { type: "turn.completed", usage: {} },
     ].map((event) => JSON.stringify(event)).join("\n");
-    expect(await read(AGENT_PRESETS.codex.finalMessage, `${stream}\nnot json\n`)).toBe("<answer>Oslo</answer>");
+    expect(await read(AGENT_PRESETS["codex-readonly"].finalMessage, `${stream}\nnot json\n`)).toBe("<answer>Oslo</answer>");
   });
 
   it("reads Claude Code's result message", async () => {
@@ -57,6 +57,6 @@ describe("readFinalMessage", () => {
   it("still finds the last event after a flood cut the middle of the stream", async () => {
     const flood = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ type: "item.completed", item: { type: "command_execution", out: "x".repeat(50), i } })).join("\n");
     const last = JSON.stringify({ type: "item.completed", item: { type: "agent_message", text: "<answer>kept</answer>" } });
-    expect(await read(AGENT_PRESETS.codex.finalMessage, `${flood}\n${last}\n`, 8192)).toBe("<answer>kept</answer>");
+    expect(await read(AGENT_PRESETS["codex-readonly"].finalMessage, `${flood}\n${last}\n`, 8192)).toBe("<answer>kept</answer>");
   });
 });

@@ -2,10 +2,12 @@
 // watch the run complete, read an item's workspace file, and remove the kept workspaces from the run page.
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { itemWorkspaceDirectory } from "@/lib/agent";
 import { addSkillVersion, getItemExec, getRun, importDataset } from "@/lib/db";
+import { createRunFor, executeRun } from "@/lib/rollout";
+import { RunSettingsSchema } from "@/lib/runs";
 import { AGENTS_CONFIG } from "../support/agents";
 import { useBrowserApp } from "../support/browser-app";
 import { screenshot } from "../support/browser";
@@ -31,7 +33,11 @@ describe("agent backend (browser)", () => {
     // Only names are offered: the commands stay in the server's config file.
     const agentSelect = page.getByLabel("Agent", { exact: true });
     await expect(agentSelect.locator("option").allInnerTexts()).resolves.toContain("codex-like");
+    // The server says whether each agent's program is installed, and its version (node --version for the fakes).
+    await agentSelect.selectOption("missing");
+    await page.getByText(/not installed on this server: a run would be refused/).waitFor({ timeout: 5000 });
     await agentSelect.selectOption("fake");
+    await page.getByText(new RegExp(`installed: ${process.version.replaceAll(".", "\\.")}`)).waitFor({ timeout: 5000 });
     await expect(page.getByText("Blank: fake-model-1").isVisible()).resolves.toBe(true);
     expect(await page.content()).not.toContain(".mjs");
     await page.getByLabel("Concurrency", { exact: true }).fill("3");
@@ -77,6 +83,35 @@ describe("agent backend (browser)", () => {
 
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("shows an agent's trace in the item view: its tool calls with their output as text, tokens and final message", async () => {
+    const { page, errors } = app.browser;
+    vi.stubEnv("SKILLBOARD_CONFIG", AGENTS_CONFIG);
+    try {
+      const [dataset] = await app.db.dataset.findMany({ where: { name: "agent-dataset" } });
+      const skill = await app.db.skillVersion.findFirstOrThrow();
+      const run = await createRunFor(app.db, { datasetId: dataset!.id, skillVersionId: skill.id, config: { model: { backend: "agent", agent: "codex-like" }, settings: RunSettingsSchema.parse({ limit: 1 }) } });
+      const dataDir = dirname(app.server.databaseUrl.slice("file:".length));
+      expect(await executeRun(app.db, run.id, { dataDir })).toMatchObject({ status: "completed" });
+      await page.goto(`${app.baseURL}/runs/${run.id}/items/q0000`);
+      const trace = page.getByRole("region", { name: "Agent trace" });
+      await trace.waitFor({ timeout: 10_000 });
+      await expect(trace.innerText()).resolves.toMatch(/1 tool call, 10 input tokens \(0 cached\), 5 output tokens · from codex exec --json/);
+      const steps = trace.locator("ol > li");
+      await expect(steps.allInnerTexts()).resolves.toEqual([
+        "reasoning\nLooking at the skill.", "message\nDraft: no idea", expect.stringMatching(/^shell cat task\.md/), "message\n<answer>Answer 0</answer>",
+      ]);
+      const tool = trace.locator("details", { has: page.locator("summary", { hasText: "cat task.md" }) });
+      await tool.locator("summary").click();
+      await expect(tool.locator("pre").innerText()).resolves.toBe("<b>not bold</b>\n## Context\n");
+      await expect(tool.locator("pre b").count()).resolves.toBe(0);
+      await expect(trace.locator("details", { hasText: "Final message" }).locator("pre").innerText()).resolves.toBe("<answer>Answer 0</answer>");
+      await screenshot(page, "agent-item-trace");
+      expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 60_000);
 });
 
 /** The item view of a kept (wrong) item shows its exec details: SKILL.md, task.md, stdout / stderr and the files. */

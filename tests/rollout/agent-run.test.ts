@@ -1,6 +1,6 @@
 // Agent runs end to end: the executor runs each item through a fake agent (tests/fixtures/agents) in its own
 // workspace, with the chat path's rows, scoring, timeouts, cancel and resume; exec details stored with each row.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildAgentSkillMd, itemWorkspaceDirectory, promptFilePath, AGENT_PROMPT } from "@/lib/agent";
@@ -113,7 +113,7 @@ describe("agent runs", () => {
     const codexRun = await agentRun("codex-like", { items: makeItems(2), model: "gpt-test" });
     expect(await executeRun(t.db, codexRun.id, { dataDir: t.dir })).toMatchObject({ status: "completed", emSum: 2 });
     const exec = await getItemExec(t.db, codexRun.id, "q0000");
-    expect(exec!.command.slice(2)).toEqual(["--model", "gpt-test", AGENT_PROMPT]);
+    expect(exec!.command.slice(2)).toEqual(["-m", "gpt-test", AGENT_PROMPT]);
     expect((await results(codexRun.id))[0]!.response).toBe("<answer>Answer 0</answer>");
   });
 
@@ -138,8 +138,18 @@ describe("agent runs", () => {
     expect(existsSync(join(workspace(run.id, "q0000"), "task.md"))).toBe(true);
   });
 
-  it("makes a program that cannot start an error row", async () => {
+  it("refuses an agent whose program is not installed, and makes one that vanished before it ran an error row", async () => {
+    expect((await rejectionOf(agentRun("missing", { items: makeItems(1) }))).message).toBe(
+      'agent "missing": its program "skillboard-no-such-agent-program" is not installed on this server (not found on PATH)',
+    );
+    expect(await t.db.run.count()).toBe(0);
+    // Installed when the run was created, gone when it ran.
+    const bin = join(t.dir, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "skillboard-no-such-agent-program"), "#!/bin/sh\n", { mode: 0o755 });
+    vi.stubEnv("PATH", `${bin}:${process.env.PATH}`);
     const run = await agentRun("missing", { items: makeItems(1) });
+    rmSync(bin, { recursive: true });
     await executeRun(t.db, run.id, { dataDir: t.dir });
     expect((await results(run.id))[0]!.failReason).toMatch(/^error: agent "missing" could not start: spawn skillboard-no-such-agent-program ENOENT$/);
     expect(await getItemExec(t.db, run.id, "q0000")).toMatchObject({ outcome: "spawn-error", exitCode: null });

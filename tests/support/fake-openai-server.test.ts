@@ -129,4 +129,35 @@ describe("fake OpenAI server", () => {
     expect(Date.now() - begin).toBeLessThan(500);
     expect(await pending).toBeInstanceOf(Error);
   });
+
+  it("plays an agent model on the streamed Responses and Messages APIs: tool calls first, then the answer from their output", async () => {
+    const s = await start({ requireApiKey: "k" });
+    const events = async (response: Response) => (await response.text()).split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    const task = "## Context\n[DOC] [TLE] Eiffel Tower [PAR] A tower.\n\n## Question\nWhich tower?";
+    const responses = (input: unknown[]) => fetch(`${s.baseURL}/responses`, {
+      method: "POST", headers: { authorization: "Bearer k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", stream: true, tools: [{ type: "function", name: "exec_command" }], input }),
+    });
+    const first = await events(await responses([{ type: "message", role: "user", content: [{ type: "input_text", text: "Read task.md" }] }]));
+    expect(first.map((event) => event.type)).toEqual(["response.created", "response.output_item.added", "response.output_item.done", "response.output_item.added", "response.output_item.done", "response.completed"]);
+    expect(first.filter((event) => event.type === "response.output_item.done").map((event) => (event.item as { name: string; arguments: string }).arguments))
+      .toEqual(['{"cmd":"cat task.md"}', '{"cmd":"cat .agents/skills/skillopt-target/SKILL.md"}']);
+    const second = await events(await responses([{ type: "function_call", call_id: "c", name: "exec_command" }, { type: "function_call_output", call_id: "c", output: task }]));
+    const done = second.find((event) => event.type === "response.output_item.done")!.item as { content: { text: string }[] };
+    expect(done.content[0]!.text).toBe("Reasoning...\n<answer>Eiffel Tower</answer>");
+    expect((second.at(-1)!.response as { usage: { input_tokens: number } }).usage.input_tokens).toBeGreaterThan(0);
+
+    const messages = (body: unknown, key = "k") => fetch(`${s.origin}/v1/messages?beta=true`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const tools = [{ name: "Bash" }, { name: "Read" }];
+    const call = await events(await messages({ model: "m", stream: true, tools, system: [{ type: "text", text: "Primary working directory: /w" }], messages: [{ role: "user", content: "go" }] }));
+    expect(call.map((event) => event.type)).toEqual(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+    expect(call.filter((event) => event.type === "content_block_start").map((event) => (event.content_block as { name: string }).name)).toEqual(["Bash", "Read"]);
+    expect((call.find((event) => event.type === "content_block_delta")!.delta as { partial_json: string }).partial_json).toContain("cat task.md");
+    expect((call.at(-2)!.delta as { stop_reason: string }).stop_reason).toBe("tool_use");
+    const answer = await events(await messages({ model: "m", stream: true, tools, messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: task }] }] }));
+    expect((answer.find((event) => event.type === "content_block_delta")!.delta as { text: string }).text).toBe("Reasoning...\n<answer>Eiffel Tower</answer>");
+    const denied = await messages({ model: "m", messages: [] }, "wrong");
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toEqual({ type: "error", error: { type: "authentication_error", message: "Incorrect API key provided." } });
+  });
 });

@@ -2,7 +2,9 @@
  * A small OpenAI-compatible chat server for tests and benchmarks (Node `http`, no framework).
  *
  * Routes: POST /v1/chat/completions, and the Azure form
- * POST /openai/deployments/<deployment>/chat/completions?api-version=… (the deployment is the model).
+ * POST /openai/deployments/<deployment>/chat/completions?api-version=… (the deployment is the model);
+ * for coding agents, the streamed POST /v1/responses (Codex CLI) and POST /v1/messages (Claude Code), whose
+ * scripted model reads task.md and SKILL.md with the agent's tools and then answers (fake-agent-protocols.ts).
  *
  * Default answer: the "question" of a request is the first non-empty line after `## Question` in the
  * last user message (the whole message if it has no such heading). The reply is
@@ -16,6 +18,7 @@
 
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { anthropicError, messagesRequest, responsesRequest, scriptedTurn, streamMessages, streamResponses, type AgentRequest } from "./fake-agent-protocols";
 
 export type Fault =
   | { kind: "status"; status: number; retryAfter?: string; body?: string }
@@ -74,7 +77,7 @@ export interface RecordedRequest {
   model: string;
   messages: { role: string; content: string }[];
   body: JsonObject;
-  /** Lower-cased header names; `authorization` and `api-key` values are replaced by "[redacted]". */
+  /** Lower-cased header names; `authorization`, `api-key` and `x-api-key` values are replaced by "[redacted]". */
   headers: Record<string, string>;
   question: string;
   attemptForQuestion: number;
@@ -102,46 +105,7 @@ export interface FakeOpenAIServer {
   resetStats(): void;
 }
 
-export type QuestionMatcher = string | RegExp | ((question: string) => boolean);
-
-function matches(matcher: QuestionMatcher, question: string): boolean {
-  if (typeof matcher === "string") return question.includes(matcher);
-  if (matcher instanceof RegExp) return matcher.test(question);
-  return matcher(question);
-}
-
-/** The fault on the first attempt of every matching question; later attempts succeed. */
-export function faultOnce(matcher: QuestionMatcher, fault: Fault): FaultPlan {
-  return { pick: (ctx) => (ctx.attemptForQuestion === 1 && matches(matcher, ctx.question) ? fault : undefined) };
-}
-
-/** The fault on every attempt of every matching question. */
-export function faultAlways(matcher: QuestionMatcher, fault: Fault): FaultPlan {
-  return { pick: (ctx) => (matches(matcher, ctx.question) ? fault : undefined) };
-}
-
-/** The fault on the first `n` attempts of each (matching) question. */
-export function faultFirstN(n: number, fault: Fault, matcher: QuestionMatcher = () => true): FaultPlan {
-  return { pick: (ctx) => (ctx.attemptForQuestion <= n && matches(matcher, ctx.question) ? fault : undefined) };
-}
-
-/** faults[i] for request i (by arrival order); undefined or past the end answers normally. */
-export function faultSequence(faults: (Fault | undefined)[]): FaultPlan {
-  return { pick: (ctx) => faults[ctx.requestIndex] };
-}
-
-/** The first plan that picks a fault wins; the plans after it are not asked. */
-export function combineFaults(...plans: FaultPlan[]): FaultPlan {
-  return {
-    pick(ctx) {
-      for (const plan of plans) {
-        const fault = plan.pick(ctx);
-        if (fault) return fault;
-      }
-      return undefined;
-    },
-  };
-}
+export { combineFaults, faultAlways, faultFirstN, faultOnce, faultSequence, type QuestionMatcher } from "./fake-server-faults";
 
 /** First non-empty line after `## Question` in the last user message. */
 export function questionOf(messages: { role: string; content: string }[]): string {
@@ -162,6 +126,7 @@ export function defaultAnswer(req: FakeChatRequest): string {
 
 const CHAT_ROUTE = /^\/v1\/chat\/completions$/;
 const AZURE_CHAT_ROUTE = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
+const AGENT_ROUTES: Record<string, AgentRequest["protocol"]> = { "/v1/responses": "responses", "/v1/messages": "messages" };
 
 export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
   let options: FakeServerOptions = { ...initial };
@@ -196,19 +161,27 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, rawBody: string): Promise<void> {
     const url = new URL(req.url ?? "/", "http://fake");
+    // Claude Code checks that its base URL answers before its first request.
+    if ((req.method === "HEAD" || req.method === "GET") && url.pathname === "/") return send(res, 200, "{}");
     const azure = AZURE_CHAT_ROUTE.exec(url.pathname);
-    if (req.method !== "POST" || !(azure || CHAT_ROUTE.test(url.pathname))) {
-      return sendError(res, 404, `No route for ${req.method} ${url.pathname}`, "not_found");
+    const protocol = AGENT_ROUTES[url.pathname];
+    const fail = protocol === "messages"
+      ? (status: number, message: string, _code: string | null, extra: Record<string, string> = {}) => send(res, status, anthropicError(status, message), extra)
+      : (status: number, message: string, code: string | null, extra: Record<string, string> = {}) => sendError(res, status, message, code, extra);
+    if (req.method !== "POST" || !(azure || protocol || CHAT_ROUTE.test(url.pathname))) {
+      return fail(404, `No route for ${req.method} ${url.pathname}`, "not_found");
     }
     const body = parseJsonObject(rawBody);
-    if (!body) return sendError(res, 400, "Request body is not a JSON object", null);
+    if (!body) return fail(400, "Request body is not a JSON object", null);
     const model = azure?.[1] ? decodeURIComponent(azure[1]) : String(body.model ?? "");
-    const messages = Array.isArray(body.messages) ? body.messages.map(toMessage) : [];
+    const agentRequest = protocol === "responses" ? responsesRequest(body) : protocol === "messages" ? messagesRequest(body) : undefined;
+    // An agent's conversation: what the model has seen is the tool outputs (task.md holds the question).
+    const messages = agentRequest ? [{ role: "user", content: agentRequest.toolOutputs.join("\n") }] : Array.isArray(body.messages) ? body.messages.map(toMessage) : [];
     const question = questionOf(messages);
     const attemptForQuestion = (attemptsByQuestion.get(question) ?? 0) + 1;
     attemptsByQuestion.set(question, attemptForQuestion);
     const requestIndex = requestCount++;
-    const presentedKey = bearerToken(req.headers.authorization) ?? headerValue(req.headers["api-key"]);
+    const presentedKey = bearerToken(req.headers.authorization) ?? headerValue(req.headers["api-key"]) ?? headerValue(req.headers["x-api-key"]);
 
     const fault = options.faults?.pick({ requestIndex, attemptForQuestion, question, model });
     if (options.recordRequests !== false) recorded.push({
@@ -224,20 +197,26 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
     if (fault?.kind === "hold") await fault.until.catch(() => undefined);
     await wait(options.latencyMs ?? 0);
     if (options.requireApiKey !== undefined && presentedKey !== options.requireApiKey) {
-      return sendError(res, 401, "Incorrect API key provided.", "invalid_api_key");
+      return fail(401, "Incorrect API key provided.", "invalid_api_key");
     }
     if (options.knownModels && !options.knownModels.includes(model)) {
-      return sendError(res, 404, `The model \`${model}\` does not exist or you do not have access to it.`, "model_not_found");
+      return fail(404, `The model \`${model}\` does not exist or you do not have access to it.`, "model_not_found");
     }
     if (fault?.kind === "status") {
       const headers: Record<string, string> = fault.retryAfter !== undefined ? { "retry-after": fault.retryAfter } : {};
       if (fault.body !== undefined) return send(res, fault.status, fault.body, headers);
-      return sendError(res, fault.status, `Simulated error ${fault.status}`, null, headers);
+      return fail(fault.status, `Simulated error ${fault.status}`, null, headers);
     }
     if (fault?.kind === "malformed") {
       return send(res, 200, "<html>upstream proxy error {not json", { "content-type": fault.contentType ?? "application/json" });
     }
     if (fault?.kind === "delay") await wait(fault.ms);
+    if (agentRequest) {
+      const turn = await scriptedTurn(agentRequest, options.answer ?? defaultAnswer);
+      byStatus[200] = (byStatus[200] ?? 0) + 1;
+      const stream = agentRequest.protocol === "responses" ? streamResponses : streamMessages;
+      return stream(res, turn, { id: String(requestIndex), model, promptChars: rawBody.length });
+    }
 
     const content = fault?.kind === "empty-choices" ? "" : await (options.answer ?? defaultAnswer)({ model, messages, body });
     const promptChars = messages.reduce((sum, message) => sum + message.content.length, 0);
@@ -345,7 +324,7 @@ function redactedHeaders(headers: http.IncomingHttpHeaders): Record<string, stri
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    result[name] = name === "authorization" || name === "api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
+    result[name] = name === "authorization" || name === "api-key" || name === "x-api-key" ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
   }
   return result;
 }

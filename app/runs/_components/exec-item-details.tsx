@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import type { ItemExecRecord } from "@/lib/runs/types";
 import { formatCount } from "../_lib/format";
 import { workspaceFilePath } from "../_lib/workspace-file";
+import { AgentTrace } from "./agent-trace";
 import styles from "./agent.module.css";
 
 /** Text files up to this size are shown inline; larger or binary ones are linked. */
@@ -46,6 +47,7 @@ export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId
         <summary>task.md <span className={styles.note}>{TASK_FILE}{exec.invocations > 1 ? ", last turn" : ""}</span></summary>
         <pre>{conversation?.userPrompt ?? ""}</pre>
       </details>
+      <AgentTrace stdout={exec.stdout} />
       <Output label="stdout" text={exec.stdout} bytes={exec.stdoutBytes} truncated={exec.stdoutTruncated} open />
       <Output label="stderr" text={exec.stderr} bytes={exec.stderrBytes} truncated={exec.stderrTruncated} open={exec.exitCode !== 0} />
       <h3>Files in the workspace</h3>
@@ -77,6 +79,8 @@ function outcomeLabel(exec: ItemExecRecord): ReactNode {
       return <span className={styles.bad}>timed out (process group killed)</span>;
     case "aborted":
       return <span className={styles.bad}>stopped by the task timeout (process group killed)</span>;
+    case "stopped":
+      return <span className={styles.bad}>stopped: it could only keep retrying (process group killed)</span>;
     case "spawn-error":
       return <span className={styles.bad}>could not start</span>;
   }

@@ -1,6 +1,7 @@
 import { BASELINE_MODEL_NAME, defaultBackend, readModelEnvironment, type EnvSource } from "@/lib/model";
 import { DEFAULT_OPENAI_MODEL } from "@/lib/model/environment";
 import { AgentConfigError, loadAgentConfig, summarizeAgent, type AgentSummary } from "@/lib/agent/config";
+import { agentBinaryInfo, agentProgram } from "@/lib/agent/agent-versions";
 
 export type BackendKind = "openai" | "azure" | "baseline" | "agent";
 
@@ -76,4 +77,23 @@ function describeAgentBackend(env: EnvSource): BackendOption {
     if (!(error instanceof AgentConfigError)) throw error;
     return { ...base, configured: false, detail: "not configured", hint: `The agents file has a mistake: ${error.message}`, agents: [] };
   }
+}
+
+/**
+ * The options with each agent's program status: installed or not, and the version it reports (`codex --version`,
+ * cached). Only that reaches the page, never the program's path or command.
+ */
+export async function withAgentPrograms(options: BackendOption[], env: EnvSource = process.env): Promise<BackendOption[]> {
+  let definitions;
+  try {
+    definitions = loadAgentConfig({ env }).agents;
+  } catch (error) {
+    if (error instanceof AgentConfigError) return options;
+    throw error;
+  }
+  const status = new Map(await Promise.all(definitions.map(async (agent) => {
+    const info = await agentBinaryInfo(agentProgram(agent), env.PATH);
+    return [agent.name, { installed: info.path !== null, version: info.version }] as const;
+  })));
+  return options.map((option) => (option.agents ? { ...option, agents: option.agents.map((agent) => ({ ...agent, ...(status.has(agent.name) ? { program: status.get(agent.name)! } : {}) })) } : option));
 }

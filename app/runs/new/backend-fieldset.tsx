@@ -66,11 +66,12 @@ function AgentFields({ agents, agentName, setAgentName, model, setModel, default
   defaults: StartRunDefaults; errors: Partial<Record<StartRunField, string>>;
 }) {
   const agent = agents.find((candidate) => candidate.name === agentName);
+  const hint = [agent?.description, programNote(agent)].filter(Boolean).join(" · ");
   return (
     <>
       <div className={styles.twoColumns}>
-        <FormField id="run-agent" label="Agent" error={errors.agent} hint={agent?.description || undefined}>
-          <select id="run-agent" name="agent" value={agentName} onChange={(event) => setAgentName(event.target.value)} {...describedBy("run-agent", errors.agent, Boolean(agent?.description))}>
+        <FormField id="run-agent" label="Agent" error={errors.agent} hint={hint || undefined}>
+          <select id="run-agent" name="agent" value={agentName} onChange={(event) => setAgentName(event.target.value)} {...describedBy("run-agent", errors.agent, Boolean(hint))}>
             {agents.map((candidate) => <option key={candidate.name} value={candidate.name}>{candidate.name}</option>)}
           </select>
         </FormField>
@@ -87,4 +88,11 @@ function AgentFields({ agents, agentName, setAgentName, model, setModel, default
       </div>
     </>
   );
+}
+
+/** Whether the server found the agent's program, and its version: a missing one is refused when the run starts. */
+function programNote(agent: AgentSummary | undefined): string {
+  if (!agent?.program) return "";
+  if (!agent.program.installed) return "not installed on this server: a run would be refused";
+  return agent.program.version ? `installed: ${agent.program.version}` : "installed (version unknown)";
 }

@@ -5,7 +5,7 @@ import { listDatasets } from "@/lib/db";
 import { NotFoundError } from "@/lib/db";
 import { getRun, type RunRecord } from "@/lib/db";
 import { listSkillVersions } from "@/lib/db";
-import { describeBackends } from "../_lib/backends";
+import { describeBackends, withAgentPrograms } from "../_lib/backends";
 import { parseIdParam } from "../../_lib/ids";
 import type { SearchParams } from "../../_lib/search-params";
 import { startRunDefaults } from "../_lib/start-run-defaults";
@@ -22,6 +22,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const fromId = parseIdParam(params.from);
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
+  const backendOptions = await withAgentPrograms(backends.options);
   const defaults = startRunDefaults({ backends, from, datasetId: parseIdParam(params.datasetId), skillVersionId: parseIdParam(params.skillVersionId) });
 
   const groups = new Map<number, SkillVersionGroup>();
@@ -49,7 +50,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
         <NewRunForm
           datasets={datasets.map((dataset) => ({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount }))}
           skills={[...groups.values()]}
-          backends={backends.options}
+          backends={backendOptions}
           defaults={defaults}
         />
       )}
