@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { type CompareQuery } from "@/lib/compare";
-import { getDb } from "@/lib/db";
-import { getSkillVersion } from "@/lib/db";
+import { getDb, getSkillVersion } from "@/lib/db";
 import type { ComparisonLoad } from "./_lib/load-comparison";
 import { AccuracyOverlay } from "./accuracy-overlay";
 import { BreakdownTables } from "./breakdown-table";

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { compareHref, itemsInGroup, OUTCOME_GROUPS, OUTCOME_LABELS, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
-import type { Db } from "@/lib/db";
-import { getItemAnswers } from "@/lib/db";
+import { type Db, getItemAnswers } from "@/lib/db";
 import { formatCount, formatScore } from "../runs/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";

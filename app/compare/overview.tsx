@@ -1,6 +1,5 @@
 import Link from "next/link";
-import { getDb } from "@/lib/db";
-import { listRunsWithNames } from "@/lib/db";
+import { getDb, listRunsWithNames } from "@/lib/db";
 import { formatDateTime, formatScore, modelLabel } from "../runs/_lib/format";
 import { latestCompletedBySkillVersion } from "../runs/_lib/latest-completed";
 

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { compareHref, MAX_COMPARED_RUNS, type CompareQuery } from "@/lib/compare/query";
-import type { Db } from "@/lib/db";
-import { listRunsWithNames } from "@/lib/db";
+import { type Db, listRunsWithNames } from "@/lib/db";
 import { formatScore, modelLabel } from "../runs/_lib/format";
 import styles from "./compare.module.css";
 

@@ -1,6 +1,5 @@
 import { compareHref, neighboursInGroup, OUTCOME_LABELS, outcomeGroupsOf, wordChanges, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
-import type { Db } from "@/lib/db";
-import { getStoredResult } from "@/lib/db";
+import { type Db, getStoredResult } from "@/lib/db";
 import { highlightAnswer, splitAnswerTags, type TextSegment } from "@/lib/eval/answer-highlight";
 import type { StoredItemResult } from "@/lib/runs/types";
 import { ItemNav } from "../runs/[id]/items/[itemId]/item-nav";

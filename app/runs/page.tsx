@@ -1,9 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/lib/db";
-import { listDatasets } from "@/lib/db";
-import { listRunsWithNames } from "@/lib/db";
-import { listSkillViews } from "@/lib/db";
+import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
 import { FilterSelect } from "./filter-select";
 import { ImportResultsForm } from "./import-results-form";
 import { parseRunListQuery, runListHref, sortRunRows, toRunListRow, type RunListQuery } from "./_lib/run-list-query";

@@ -1,6 +1,5 @@
-import type { Db } from "../db";
+import { type Db, getSkillVersion } from "../db";
 import { buildSystemPrompt } from "../prompts";
-import { getSkillVersion } from "../db";
 import { planImport, storeImport } from "./import-run";
 import { parseResultsStream, type ParsedResults } from "./parse-results";
 import type { LineSource } from "./read-lines";

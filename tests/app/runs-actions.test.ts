@@ -5,12 +5,11 @@
 // First: sets up what Next's request scope needs before next/headers loads.
 import { inRequestScope, LOOPBACK_HEADERS } from "../support/request-scope";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { addSkillVersion, getDb, importDataset, listRunRecords } from "@/lib/db";
+import { addSkillVersion, getDb, importDataset, listRunRecords, getRun, listSkillVersions } from "@/lib/db";
 import { GET } from "@/app/api/runs/[id]/live/route";
 import { SIGN_IN_AGAIN } from "@/app/_lib/guarded-action";
 import { cancelRunAction, removeKeptWorkspacesAction, resumeRunAction, retryFailedItemsAction, runAgainAction, startRunAction } from "@/app/runs/actions";
 import { uploadSkillAction } from "@/app/skills/actions";
-import { getRun, listSkillVersions } from "@/lib/db";
 import { startRunFromForm } from "@/app/runs/_lib/start-run-form";
 import { makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";

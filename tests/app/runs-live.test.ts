@@ -2,11 +2,10 @@
 // answered 400 before this, see runs-actions.test.ts and http-edge.test.ts), and for a real run its summary (no
 // secrets), derived stats, downsampled curve and failure reasons.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getRun, NotFoundError } from "@/lib/db";
+import { getRun, NotFoundError, addSkillVersion } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
 import { loadRunLive } from "@/app/runs/_lib/live-payload";
 import { rerunWithSkillVersion } from "@/app/runs/_lib/rerun";
-import { addSkillVersion } from "@/lib/db";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";

@@ -19,8 +19,7 @@ import {
 import { mergeFallback, normalisePatches } from "@/lib/optimize/prompts/merge-tree";
 import { buildMetaSkillRequest, type MetaSkillInput } from "@/lib/optimize/prompts/meta-skill";
 import { buildRankingRequest, type RankingInput } from "@/lib/optimize/prompts/ranking";
-import type { OptimizerRequest } from "@/lib/optimize/prompts/request";
-import { skillOptTemplate, type SkillOptTemplate } from "@/lib/optimize/prompts/request";
+import { type OptimizerRequest, skillOptTemplate, type SkillOptTemplate } from "@/lib/optimize/prompts/request";
 import { buildSlowUpdateRequest, type SlowUpdateInput } from "@/lib/optimize/prompts/slow-update";
 import {
   extractFailurePatterns,

@@ -1,8 +1,5 @@
 import { breakdownByMetadata, describeDifferenceCached, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
-import { getItemMetadata, getRunScores } from "@/lib/db";
-import type { Db } from "@/lib/db";
-import { NotFoundError } from "@/lib/db";
-import { getRunCurve, getRunWithNames, type CurvePoint, type RunWithNames } from "@/lib/db";
+import { getItemMetadata, getRunScores, type Db, NotFoundError, getRunCurve, getRunWithNames, type CurvePoint, type RunWithNames } from "@/lib/db";
 
 export interface ComparedRun {
   run: RunWithNames;

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/lib/db";
-import { listSkillVersions } from "@/lib/db";
+import { getDb, listSkillVersions } from "@/lib/db";
 import { modelLabel } from "../_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
 import { loadRunLive } from "../_lib/live-payload";

@@ -1,10 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/lib/db";
-import { listDatasets } from "@/lib/db";
-import { NotFoundError } from "@/lib/db";
-import { getRun, type RunRecord } from "@/lib/db";
-import { listSkillVersions } from "@/lib/db";
+import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions } from "@/lib/db";
 import { describeBackends, withAgentPrograms } from "../_lib/backends";
 import { parseIdParam } from "../../_lib/ids";
 import type { SearchParams } from "../../_lib/search-params";

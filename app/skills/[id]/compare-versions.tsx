@@ -1,5 +1,4 @@
-import type { Db } from "@/lib/db";
-import { datasetsComparableForSkill } from "@/lib/db";
+import { type Db, datasetsComparableForSkill } from "@/lib/db";
 import styles from "./skill-page.module.css";
 
 /** "Compare these versions": the latest completed run of each version on the chosen dataset, in /compare. */

@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
-import type { Db } from "../../db";
-import { listDatasets, listSkillVersions } from "../../db";
+import { type Db, listDatasets, listSkillVersions } from "../../db";
 import { addSkillFile, importDatasetFile } from "../inputs";
 import { CliInputError, logLine, writeOut } from "../io";
 

@@ -1,5 +1,4 @@
-import { getDb } from "@/lib/db";
-import { queryRunItems, type RunItemsPage } from "@/lib/db";
+import { getDb, queryRunItems, type RunItemsPage } from "@/lib/db";
 import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFilter, type ItemQuery } from "@/lib/runs/item-query";
 import type { RunStatus } from "@/lib/runs/types";
 import { formatCount } from "../../_lib/format";

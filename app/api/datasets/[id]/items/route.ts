@@ -1,7 +1,6 @@
 import { guardedRoute } from "@/app/_lib/http";
 import { DatasetParamsSchema } from "@/app/_lib/ids";
-import { getDataset } from "@/lib/db";
-import { getDb } from "@/lib/db";
+import { getDataset, getDb } from "@/lib/db";
 import { downloadResponse } from "@/lib/export/byte-stream";
 import { exportDatasetItems } from "@/lib/export/dataset-export";
 import { attachmentDisposition, downloadFileName } from "@/lib/export/file-names";

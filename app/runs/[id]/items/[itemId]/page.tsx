@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db";
-import { getItemConversation, getStoredResult } from "@/lib/db";
-import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db";
-import { getRunWithNames } from "@/lib/db";
+import { getDb, getItemConversation, getStoredResult, getItemNeighbours, listItemInOtherRuns, getRunWithNames } from "@/lib/db";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
 import { formatCount, modelLabel } from "../../../_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
