@@ -2,6 +2,7 @@
 
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CurvePoint } from "@/lib/db/run-views";
+import { formatScore } from "@/app/_lib/format";
 import styles from "./compare.module.css";
 
 const COLORS = ["#64748b", "#2855d8", "#18794e", "#c2410c", "#7c3aed", "#be123c", "#0e7490", "#a16207"];
@@ -20,7 +21,7 @@ export function AccuracyOverlay({ series }: { series: OverlaySeries[] }) {
       <CartesianGrid stroke="#eef0f4" />
       <XAxis dataKey="n" type="number" domain={[0, maxN]} allowDecimals={false} tickCount={6} />
       <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} width={44} />
-      <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
+      <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatScore(value) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
       <Legend verticalAlign="top" height={24} />
       {series.map((entry, index) => (
         <Line

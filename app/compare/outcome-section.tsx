@@ -2,7 +2,7 @@ import Link from "next/link";
 import { compareHref, itemsInGroup, OUTCOME_GROUPS, OUTCOME_LABELS, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
 import type { Db } from "@/lib/db/client";
 import { getItemAnswers } from "@/lib/db/compare";
-import { formatCount, formatScore } from "../runs/_lib/format";
+import { formatCount, formatScore } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 import { GroupButtons } from "./group-buttons";

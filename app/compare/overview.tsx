@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";
 import { listRunViews } from "@/lib/db/run-views";
-import { formatDateTime, formatScore, modelLabel } from "../runs/_lib/format";
-import { latestCompletedBySkillVersion } from "../runs/_lib/latest-completed";
+import { formatDateTime, formatScore, modelLabel } from "@/app/_lib/format";
+import { latestCompletedBySkillVersion } from "./_lib/latest-completed";
 
 /** Skill versions side by side: the latest completed run of each on each dataset. */
 export async function CompareOverview() {

@@ -3,8 +3,8 @@ import type { Db } from "@/lib/db/client";
 import { getStoredResult } from "@/lib/db/results";
 import { highlightAnswer, splitAnswerTags, type TextSegment } from "@/lib/eval/answer-highlight";
 import type { StoredItemResult } from "@/lib/rollout/types";
-import { ItemNav } from "../runs/[id]/items/[itemId]/item-nav";
-import { formatCount, formatLatency, formatScore } from "../runs/_lib/format";
+import { ItemNav } from "@/app/_components/item-nav";
+import { formatCount, formatLatency, formatScore } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { verdict } from "@/lib/compare/summary";
-import { formatCount, formatLatency, formatScore, modelLabel } from "../runs/_lib/format";
-import { formatInterval, formatPValue, formatSigned } from "./_lib/format";
+import { formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 

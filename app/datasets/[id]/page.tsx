@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDataset, getDb, listDatasetItemsPage, NotFoundError } from "@/lib/db";
-import { formatCount, formatDateTime } from "../../_components/format";
+import { formatCount, formatDateTime } from "@/app/_lib/format";
 import { parsePositiveInt, type SearchParams } from "../../_components/route-params";
 import styles from "./dataset-page.module.css";
 import { DatasetItemsPreview } from "./dataset-items-preview";

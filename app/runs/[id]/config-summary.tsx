@@ -1,5 +1,5 @@
 import { effectiveTaskTimeoutS } from "@/lib/rollout/run-config";
-import { formatDateTime, modelLabel } from "../_lib/format";
+import { formatDateTime, modelLabel } from "@/app/_lib/format";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";
 

@@ -1,6 +1,6 @@
 import type { FailureReasonCount } from "@/lib/db/run-views";
 import type { LiveStats } from "@/lib/rollout/live-stats";
-import { formatCount, formatRate } from "../_lib/format";
+import { formatCount, formatRate } from "@/app/_lib/format";
 import type { RunSummary } from "../_lib/run-summary";
 import styles from "./run.module.css";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDateTime } from "../_lib/format";
+import { formatDateTime } from "@/app/_lib/format";
 import type { RunLivePayload } from "../_lib/live-payload";
 import { FailureReasons, TokenUsage } from "./failure-reasons";
 import { ProgressPanel } from "./progress-panel";

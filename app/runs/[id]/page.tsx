@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { listSkillVersions } from "@/lib/db/skills";
-import { modelLabel } from "../_lib/format";
+import { modelLabel } from "@/app/_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
 import { loadRunLive } from "../_lib/live-payload";
 import { defaultItemFilter, parseItemQuery } from "@/lib/rollout/item-query";

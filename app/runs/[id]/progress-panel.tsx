@@ -1,5 +1,5 @@
 import type { LiveStats } from "@/lib/rollout/live-stats";
-import { formatCount, formatDuration, formatPercent, formatRate, formatScore } from "../_lib/format";
+import { formatCount, formatDuration, formatPercent, formatRate, formatScore } from "@/app/_lib/format";
 import styles from "./run.module.css";
 
 function Tile({ label, value, tone }: { label: string; value: string; tone?: "good" | "bad" | "warn" }) {

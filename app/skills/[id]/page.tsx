@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb, getSkillVersion, getSkillWithVersions, NotFoundError } from "@/lib/db";
-import { formatBytes, formatDateTime } from "../../_components/format";
+import { formatBytes, formatDateTime } from "@/app/_lib/format";
 import { firstValue, parsePositiveInt, type SearchParams } from "../../_components/route-params";
 import { CompareVersions } from "./compare-versions";
 import { SkillVersionsTable } from "./skill-versions-table";

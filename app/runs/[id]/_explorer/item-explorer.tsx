@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { queryRunItems, type RunItemsPage } from "@/lib/db/run-items";
 import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFilter, type ItemQuery } from "@/lib/rollout/item-query";
 import type { RunStatus } from "@/lib/rollout/types";
-import { formatCount } from "../../_lib/format";
+import { formatCount } from "@/app/_lib/format";
 import { explorerHref } from "../../_lib/item-links";
 import { ViewDownloads } from "../downloads";
 import { ExplorerFrame, NavButton, NavLink } from "./explorer-nav";

@@ -7,13 +7,13 @@ import { getItemConversation, getStoredResult } from "@/lib/db/results";
 import { getItemNeighbours, listItemInOtherRuns } from "@/lib/db/run-item";
 import { getRunView } from "@/lib/db/run-views";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/rollout/item-query";
-import { formatCount, modelLabel } from "../../../_lib/format";
+import { formatCount, modelLabel } from "@/app/_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
 import { RunIdSchema } from "../../../_lib/run-id";
 import { AnswerSummary, ItemFacts, OtherRuns } from "./item-panels";
 import { ExecItemDetails } from "../../../_components/exec-item-details";
 import { ConversationView } from "./conversation-view";
-import { ItemNav } from "./item-nav";
+import { ItemNav } from "@/app/_components/item-nav";
 import styles from "./item.module.css";
 
 // Reads the database on every request.
