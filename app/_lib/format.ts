@@ -22,9 +22,12 @@ export function formatPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(fraction > 0 && fraction < 0.1 ? 1 : 0)}%`;
 }
 
-/** A rate (items per minute, tokens per second); 0 means "not measured" and shows as an en dash. */
-export function formatRate(value: number): string {
-  if (value === 0) return "–";
+/**
+ * A rate (items per minute, tokens per second). While a run goes, 0 means "not measured yet" and shows as an en
+ * dash; a stopped run's rates are `measured` over its whole execution, so a 0 there is a real 0.
+ */
+export function formatRate(value: number, { measured = false }: { measured?: boolean } = {}): string {
+  if (value === 0) return measured ? "0" : "–";
   return value >= 100 ? formatCount(value) : value.toFixed(1);
 }
 
