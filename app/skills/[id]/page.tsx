@@ -82,7 +82,7 @@ export default async function SkillPage({ params, searchParams }: SkillPageProps
           </a>
         </div>
         <p className={`muted ${styles.versionMeta}`}>
-          {formatDateTime(version.createdAt)} · {formatBytes(version.sizeBytes)} · sha256 <code>{version.hash.slice(0, 10)}</code>
+          {formatDateTime(version.createdAt)} · {formatBytes(version.sizeBytes)} · sha256 <code title={version.hash}>{version.hash.slice(0, 10)}</code>
           {version.note ? <> · {version.note}</> : null}
         </p>
         <VersionTabs skillId={skill.id} version={version} tab={tab} />
