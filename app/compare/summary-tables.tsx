@@ -42,11 +42,12 @@ export function RunsTable({ runs }: { runs: ComparedRun[] }) {
   );
 }
 
+/** The reading of a difference on one line, and why on a second (as the other cells give the mean, then the interval). */
 const VERDICTS = {
-  better: "EM better (interval above 0)",
-  worse: "EM worse (interval below 0)",
-  inconclusive: "no clear EM difference (interval includes 0)",
-  "no items": "no item scored by both runs",
+  better: ["EM better", "interval above 0"],
+  worse: ["EM worse", "interval below 0"],
+  inconclusive: ["no clear EM difference", "interval includes 0"],
+  "no items": ["nothing to compare", "no item scored by both runs"],
 } as const;
 
 /** Each other run against the reference, over the items both scored: paired bootstrap intervals and McNemar on EM. */
@@ -66,14 +67,17 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
           {others.map(({ run, difference }) =>
             difference ? (
               <tr key={run.id} data-testid={`difference-${run.id}`}>
-                <td><Link href={`/runs/${run.id}`}>#{run.id}</Link> {run.skillName} v{run.skillVersion}</td>
+                <td className={styles.nowrap}><Link href={`/runs/${run.id}`}>#{run.id}</Link> {run.skillName} v{run.skillVersion}</td>
                 <td className="num">{formatCount(difference.n)}</td>
                 <td className={`num ${tone(difference.em)}`}>{formatSigned(difference.em.mean)} <span className={styles.ci}>{formatInterval(difference.em)}</span></td>
                 <td className={`num ${tone(difference.f1)}`}>{formatSigned(difference.f1.mean)} <span className={styles.ci}>{formatInterval(difference.f1)}</span></td>
                 <td className={`num ${tone(difference.subEm)}`}>{formatSigned(difference.subEm.mean)} <span className={styles.ci}>{formatInterval(difference.subEm)}</span></td>
                 <td className="num">{formatCount(difference.outcomes.fixed)} / {formatCount(difference.outcomes.broken)}</td>
                 <td className="num">{formatPValue(difference.mcnemarP)}</td>
-                <td>{VERDICTS[verdict(difference)]}</td>
+                <td className={styles.nowrap}>
+                  <span className={styles.reading}>{VERDICTS[verdict(difference)][0]}</span>
+                  <span className={styles.ci}>{VERDICTS[verdict(difference)][1]}</span>
+                </td>
               </tr>
             ) : null,
           )}

@@ -66,6 +66,22 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
   }
 }
 
+/** What the home page's one-click demo run runs: the demo dataset and the latest version of the demo skill. */
+export interface DemoRunInputs {
+  datasetId: number;
+  skillVersionId: number;
+  skillVersion: number;
+}
+
+/** The demo's dataset and skill, if they are (still) there; null once either was removed or never seeded. */
+export async function findDemoRunInputs(db: Db): Promise<DemoRunInputs | null> {
+  const [dataset, version] = await Promise.all([
+    db.dataset.findFirst({ where: { name: DEMO_DATASET_NAME, fileName: DEMO_DATASET_FILE }, orderBy: { id: "asc" }, select: { id: true } }),
+    db.skillVersion.findFirst({ where: { skill: { name: DEMO_SKILL_NAME } }, orderBy: { version: "desc" }, select: { id: true, version: true } }),
+  ]);
+  return dataset && version ? { datasetId: dataset.id, skillVersionId: version.id, skillVersion: version.version } : null;
+}
+
 async function isEmpty(db: Db | Prisma.TransactionClient): Promise<boolean> {
   const [datasets, skills] = await Promise.all([db.dataset.count(), db.skill.count()]);
   return datasets === 0 && skills === 0;

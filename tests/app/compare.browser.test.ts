@@ -4,6 +4,7 @@
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Locator } from "playwright-core";
 import { addSkillVersion, importDataset, newWorkerId, type Db } from "@/lib/db";
 import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
@@ -80,6 +81,16 @@ describe("compare (browser)", () => {
     expect(text).toContain("8 / 4");
     expect(text).toContain("0.39"); // 2 · P[X ≤ 4], X ~ Bin(12, ½) = 794/2048 ≈ 0.388
     await expect(page.getByRole("table", { name: "Compared runs" }).innerText()).resolves.toContain("compare-skill v1");
+    // The run and the reading each keep to their line (they wrapped onto three).
+    await expect(lineCount(difference.locator("td").first())).resolves.toBe(1);
+    await expect(lineCount(difference.locator("td").last().locator("span").first())).resolves.toBe(1);
+    // The overlay chart fills its card (a fixed 760 px left 40 % of it empty).
+    const overlay = page.getByRole("region", { name: /^Running accuracy/ });
+    const [chartWidth, cardWidth] = await Promise.all([
+      overlay.locator("svg.recharts-surface").first().evaluate((svg) => svg.getBoundingClientRect().width),
+      overlay.evaluate((card) => card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight)),
+    ]);
+    expect(chartWidth).toBeGreaterThan(0.95 * cardWidth);
     await screenshot(page, "compare-summary");
 
     // The groups are buttons; "Fixed" lists exactly the fixed items.
@@ -89,6 +100,13 @@ describe("compare (browser)", () => {
     const list = page.getByRole("table", { name: "Fixed items" });
     await list.waitFor();
     await expect(list.locator("tbody tr td:first-child").allInnerTexts()).resolves.toEqual(FIXED);
+    // In a narrow window the ids and "0.000 → 1.000" stay whole; the free text wraps instead.
+    await page.setViewportSize({ width: 640, height: 1000 });
+    await expect(lineCount(list.locator("tbody tr td:first-child").first())).resolves.toBe(1);
+    await expect(lineCount(list.locator("tbody tr td:last-child").first())).resolves.toBe(1);
+    await list.scrollIntoViewIfNeeded();
+    await screenshot(page, "compare-fixed-narrow");
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // Side by side: question and gold once, a column per run; next and previous stay within "Fixed".
     await list.getByRole("link", { name: "q0006" }).click();
@@ -110,6 +128,13 @@ describe("compare (browser)", () => {
     // The skill diff: v1 → v2 counts, unified then side by side.
     const diff = page.getByRole("region", { name: /^Skill diff/ });
     await expect(diff.getByTestId("diff-counts").innerText()).resolves.toMatch(/^\+\d+ lines added −\d+ lines? removed$/);
+    // v2 only adds lines: "−0 lines removed" is not news, so it is neither red nor bold.
+    const removed = diff.getByText("−0 lines removed", { exact: true });
+    const look = await removed.evaluate((element) => {
+      const hint = document.querySelector("main .hint")!;
+      return { weight: getComputedStyle(element).fontWeight, color: getComputedStyle(element).color, muted: getComputedStyle(hint).color };
+    });
+    expect(look).toEqual({ weight: "400", color: look.muted, muted: look.muted });
     await expect(diff.getByRole("table", { name: "Skill diff, unified" }).innerText()).resolves.toContain("Concise Answer Normalization");
     await diff.getByRole("link", { name: "Side by side" }).click();
     await page.waitForURL(/diff=split/);
@@ -125,3 +150,13 @@ describe("compare (browser)", () => {
     expect(errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
   });
 });
+
+/** How many lines the element's content takes: its boxes' bottoms, a few pixels apart counting as one line. */
+function lineCount(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const bottoms = [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => rect.bottom).sort((a, b) => a - b);
+    return bottoms.filter((bottom, index) => index === 0 || bottom - bottoms[index - 1]! > 4).length;
+  });
+}

@@ -1,11 +1,13 @@
 // The datasets pages in a real browser against the production build: upload a JSONL file through the
 // picker (progress, then validation), see its statistics and paginated preview; a broken file names the
 // line and field and stores nothing.
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { getDataset, importDataset, type Db } from "@/lib/db";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
@@ -25,12 +27,13 @@ describe("datasets pages (browser)", () => {
   let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
+  let db: Db | undefined;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
     app = await startBrowserApp({ viewport: { width: 1280, height: 900 } });
-    ({ server, browser } = app);
+    ({ server, browser, db } = app);
     page = browser.page;
     base = server.baseURL;
   }, BUILD_TIMEOUT_MS);
@@ -67,6 +70,14 @@ describe("datasets pages (browser)", () => {
     expect(stats).toMatch(/Answers per item\s+2\s+2\s+2\s+2\s+2/);
     expect(await main.innerText()).toMatch(/category\s+on 45 items/);
     expect(await main.getByRole("link", { name: "New run on this dataset" }).getAttribute("href")).toMatch(/^\/runs\/new\?datasetId=\d+$/);
+    // Its sha256 is the file's, the one `sha256sum cities.jsonl` prints; the upload time is in UTC, said so.
+    const fileSha256 = createHash("sha256").update(datasetJsonl(), "utf8").digest("hex");
+    await expect(main.getByTestId("dataset-file-sha256").getAttribute("title")).resolves.toBe(fileSha256);
+    const record = await getDataset(db!, Number(new URL(page.url()).pathname.split("/").pop()));
+    expect(record.fileSha256).toBe(fileSha256);
+    const uploaded = record.createdAt.toISOString();
+    expect(await main.innerText()).toContain(`uploaded ${uploaded.slice(0, 10)} ${uploaded.slice(11, 16)} UTC`);
+    expect(await main.innerText()).toContain(`items hash ${record.hash.slice(0, 10)}`);
 
     // Page 1: items 1–20; the long context is cut, with the whole text in a <details>.
     expect(await main.innerText()).toContain("Items 1–20 of 45");
@@ -81,6 +92,15 @@ describe("datasets pages (browser)", () => {
     await expect.poll(() => main.innerText()).toContain("Items 21–40 of 45");
     expect(await main.innerText()).toContain("Which city is number 21?");
     expect(browser!.errors.filter((error) => !error.includes("/favicon.ico"))).toEqual([]);
+  });
+
+  it("says the file's sha256 was not recorded for a dataset stored before it was", async () => {
+    const old = await importDataset(db!, { name: "Old QA", fileName: "old.jsonl", format: "jsonl", hash: "0123456789abcdef", items: [{ id: "a", question: "Q?", answers: ["x"], context: "" }] });
+    await page.goto(`${base}/datasets/${old.id}`);
+    const header = await page.locator("main").innerText();
+    expect(header).toContain("sha256 not recorded");
+    expect(header).toContain("items hash 0123456789");
+    await expect(page.getByTestId("dataset-file-sha256").count()).resolves.toBe(0);
   });
 
   it("reports a broken file by line and field and stores nothing", async () => {

@@ -1,5 +1,8 @@
-// Smoke test of the browser harness: the production app in headless Chromium renders its home page.
+// The home page of a fresh install in headless Chromium: it renders, the New run form already holds the obvious
+// choices (the only dataset, the latest version of the only skill), and the demo runs in one click.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getRun, listDatasets, listSkillVersions, type Db } from "@/lib/db";
+import { DEMO_DATASET_NAME, DEMO_SKILL_NAME } from "@/lib/db/demo";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
 import { screenshot, type BrowserSession } from "../support/browser";
@@ -11,10 +14,11 @@ describe("home page (browser)", () => {
   let app: BrowserApp | undefined;
   let server: AppServer | undefined;
   let browser: BrowserSession | undefined;
+  let db: Db | undefined;
 
   beforeAll(async () => {
     app = await startBrowserApp({ env: { OPENAI_API_KEY: CANARY_KEY } });
-    ({ server, browser } = app);
+    ({ server, browser, db } = app);
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -34,4 +38,41 @@ describe("home page (browser)", () => {
     expect(await page.content()).not.toContain(CANARY_KEY);
     expect(server!.logs()).not.toContain(CANARY_KEY);
   });
+
+  it("opens the New run form on the only dataset and the latest version of the only skill", async () => {
+    const { page, errors } = browser!;
+    const [dataset] = await listDatasets(db!);
+    const latest = (await listSkillVersions(db!)).filter((version) => version.skillName === DEMO_SKILL_NAME).at(-1)!;
+    expect(latest.version).toBe(2);
+    await page.goto(`${server!.baseURL}/runs/new`);
+    await expect(page.getByLabel("Dataset", { exact: true }).inputValue()).resolves.toBe(String(dataset!.id));
+    await expect(page.getByLabel("Skill version", { exact: true }).inputValue()).resolves.toBe(String(latest.id));
+    expect(errors).toEqual([]);
+  });
+
+  it("runs the demo in one click: the demo dataset and skill on the offline baseline, then its run page", async () => {
+    const { page, errors } = browser!;
+    await page.goto(`${server!.baseURL}/`);
+    await screenshot(page, "home-demo");
+    await page.getByRole("button", { name: "Run the demo" }).click();
+    await page.waitForURL(/\/runs\/\d+$/, { timeout: 15_000 });
+    const runId = Number(new URL(page.url()).pathname.split("/").pop());
+    await page.getByTestId("run-status").filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
+
+    const run = await getRun(db!, runId);
+    const [dataset] = await listDatasets(db!);
+    expect(dataset!.name).toBe(DEMO_DATASET_NAME);
+    // The server has an OpenAI key, but the demo runs on the baseline: no call, no cost.
+    const latest = (await listSkillVersions(db!)).filter((version) => version.skillName === DEMO_SKILL_NAME).at(-1)!;
+    expect(run).toMatchObject({ status: "completed", backend: "baseline", datasetId: dataset!.id, skillVersionId: latest.id, nDone: dataset!.itemCount });
+    await expect(page.locator("main").innerText()).resolves.toContain(`${DEMO_SKILL_NAME} v2 on ${DEMO_DATASET_NAME} · offline baseline (no LLM)`);
+    await screenshot(page, "home-demo-run");
+
+    // With a run in the database the home page lists it instead of offering the demo again.
+    await page.goto(`${server!.baseURL}/`);
+    await expect(page.getByRole("link", { name: `Run #${runId}` }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Run the demo" }).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+    expect(server!.logs()).not.toContain(CANARY_KEY);
+  }, 60_000);
 });
