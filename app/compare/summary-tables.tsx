@@ -59,8 +59,8 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
       <table className={styles.summary} aria-label="Differences from the reference">
         <thead>
           <tr>
-            <th>Run</th><th className="num">Items compared</th><th className="num">ΔEM [95 % CI]</th><th className="num">ΔF1 [95 % CI]</th>
-            <th className="num">Δsub-EM [95 % CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th><th>Reading</th>
+            <th>Run</th><th className="num">Items compared</th><th className="num">ΔEM [95&nbsp;%&nbsp;CI]</th><th className="num">ΔF1 [95&nbsp;%&nbsp;CI]</th>
+            <th className="num">Δsub-EM [95&nbsp;%&nbsp;CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th><th>Reading</th>
           </tr>
         </thead>
         <tbody>

@@ -3,13 +3,14 @@
 // and some broken. Opened from the v2 run (the reference resolves to v1), the summary shows the interval and the
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Locator } from "playwright-core";
 import { addSkillVersion, importDataset, newWorkerId, type Db } from "@/lib/db";
 import { createRunFor, executeRun, RunSettingsSchema } from "@/lib/rollout";
 import { BUILD_TIMEOUT_MS, type AppServer } from "../support/app-server";
 import { startBrowserApp, type BrowserApp } from "../support/browser-app";
-import { screenshot, type BrowserSession } from "../support/browser";
+import { SCREENSHOT_DIR, screenshot, type BrowserSession } from "../support/browser";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { fastModel, makeItems } from "../support/rollout-fixtures";
 
@@ -86,12 +87,13 @@ describe("compare (browser)", () => {
     await expect(lineCount(difference.locator("td").last().locator("span").first())).resolves.toBe(1);
     // The overlay chart fills its card (a fixed 760 px left 40 % of it empty).
     const overlay = page.getByRole("region", { name: /^Running accuracy/ });
-    const [chartWidth, cardWidth] = await Promise.all([
-      overlay.locator("svg.recharts-surface").first().evaluate((svg) => svg.getBoundingClientRect().width),
-      overlay.evaluate((card) => card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight)),
-    ]);
-    expect(chartWidth).toBeGreaterThan(0.95 * cardWidth);
+    const chart = overlay.locator(".recharts-wrapper > svg.recharts-surface");
+    await chart.waitFor();
+    const cardWidth = await overlay.evaluate((card) => card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight));
+    await expect.poll(() => chart.evaluate((svg) => svg.getBoundingClientRect().width)).toBeGreaterThan(0.95 * cardWidth);
     await screenshot(page, "compare-summary");
+    await difference.locator("xpath=ancestor::section[1]").screenshot({ path: join(SCREENSHOT_DIR, "compare-summary-card.png") });
+    await overlay.screenshot({ path: join(SCREENSHOT_DIR, "compare-overlay.png") });
 
     // The groups are buttons; "Fixed" lists exactly the fixed items.
     for (const name of ["Fixed", "Broken", "Both right", "Both wrong"]) await page.getByRole("button", { name, exact: true }).waitFor();
@@ -104,8 +106,7 @@ describe("compare (browser)", () => {
     await page.setViewportSize({ width: 640, height: 1000 });
     await expect(lineCount(list.locator("tbody tr td:first-child").first())).resolves.toBe(1);
     await expect(lineCount(list.locator("tbody tr td:last-child").first())).resolves.toBe(1);
-    await list.scrollIntoViewIfNeeded();
-    await screenshot(page, "compare-fixed-narrow");
+    await list.screenshot({ path: join(SCREENSHOT_DIR, "compare-fixed-narrow.png") });
     await page.setViewportSize({ width: 1400, height: 1000 });
 
     // Side by side: question and gold once, a column per run; next and previous stay within "Fixed".
@@ -135,6 +136,7 @@ describe("compare (browser)", () => {
       return { weight: getComputedStyle(element).fontWeight, color: getComputedStyle(element).color, muted: getComputedStyle(hint).color };
     });
     expect(look).toEqual({ weight: "400", color: look.muted, muted: look.muted });
+    await diff.getByTestId("diff-counts").screenshot({ path: join(SCREENSHOT_DIR, "compare-diff-counts.png") });
     await expect(diff.getByRole("table", { name: "Skill diff, unified" }).innerText()).resolves.toContain("Concise Answer Normalization");
     await diff.getByRole("link", { name: "Side by side" }).click();
     await page.waitForURL(/diff=split/);
