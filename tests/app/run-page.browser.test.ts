@@ -35,7 +35,10 @@ describe("run page (browser)", () => {
     const { page, errors } = browser!;
     // Every answer is right, so every new result also belongs in the "Correct" view below. The app's worker runs it.
     const run = await createStoredRun(db!, { items: makeItems(80), baseURL: fake!.baseURL, settings: { concurrency: 2, maxRetries: 0 } });
+    // Opened once it runs: no status change reloads the table before it finishes, so whatever fills it is new results.
+    await expect.poll(async () => (await getRun(db!, run.id)).status, { timeout: 10_000 }).toBe("running");
     await page.goto(`${server!.baseURL}/runs/${run.id}`);
+    await expect(page.getByTestId("run-status").innerText()).resolves.toBe("running");
     const items = page.getByRole("region", { name: "Items" });
     const rows = items.locator("tbody tr");
     const atLoad = await rows.count();

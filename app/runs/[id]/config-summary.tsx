@@ -16,7 +16,7 @@ function itemsLabel(run: RunSummary): string {
 export function ConfigSummary({ run }: { run: RunSummary }) {
   if (run.source === "imported") {
     return (
-      <section className="card">
+      <section className={`card ${styles.configCard}`}>
         <h2>Configuration</h2>
         <p className="muted">
           Imported from a results file on {formatDateTime(run.createdAt)}. The file does not record the model or the settings it
@@ -45,7 +45,7 @@ export function ConfigSummary({ run }: { run: RunSummary }) {
     ["Created", formatDateTime(run.createdAt)],
   ];
   return (
-    <section className="card">
+    <section className={`card ${styles.configCard}`}>
       <h2>Configuration</h2>
       <dl className={styles.config}>
         {rows.map(([label, value]) => (

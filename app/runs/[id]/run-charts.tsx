@@ -62,7 +62,8 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
           <LineChart width={WIDTH} height={HEIGHT} data={latency} margin={MARGIN}>
             <CartesianGrid stroke="#eef0f4" />
             <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
-            <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={44} />
+            {/* Wider than the score axis: a fast run's ticks read "0.008". */}
+            <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={52} />
             <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatLatency(value * 1000) : String(value))} labelFormatter={(n) => `item ${String(n)}`} />
             <Legend verticalAlign="top" height={24} />
             <Line type="linear" dataKey="latencyS" name="latency" stroke="#7c3aed" strokeWidth={1.5} dot={false} isAnimationActive={false} />
