@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
+import { findDemoRunInputs } from "@/lib/db/demo";
 import { FirstRunHint, GettingStarted } from "./_home/getting-started";
 import styles from "./_home/home.module.css";
 import { RecentRuns } from "./_home/recent-runs";
@@ -11,7 +12,7 @@ const RECENT_RUNS = 10;
 
 export default async function HomePage() {
   const db = getDb();
-  const [runs, datasets, skills] = await Promise.all([listRunsWithNames(db), listDatasets(db), listSkillViews(db)]);
+  const [runs, datasets, skills, demo] = await Promise.all([listRunsWithNames(db), listDatasets(db), listSkillViews(db), findDemoRunInputs(db)]);
   const isEmpty = datasets.length === 0 && skills.length === 0;
   return (
     <>
@@ -19,7 +20,7 @@ export default async function HomePage() {
         <h1>Recent runs</h1>
         {runs.length > RECENT_RUNS && <Link href="/runs">All {runs.length} runs →</Link>}
       </div>
-      {isEmpty ? <GettingStarted /> : runs.length === 0 ? <FirstRunHint /> : <RecentRuns runs={runs.slice(0, RECENT_RUNS)} />}
+      {isEmpty ? <GettingStarted /> : runs.length === 0 ? <FirstRunHint demo={demo} /> : <RecentRuns runs={runs.slice(0, RECENT_RUNS)} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { RunWithNames } from "@/lib/db";
-import { formatCount, formatScore } from "../_components/format";
+import { formatCount, formatScore } from "@/app/_lib/format";
 import styles from "./home.module.css";
 
 /** The latest runs, newest first, with their scores so far. */

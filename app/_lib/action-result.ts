@@ -3,7 +3,7 @@
  * needs (a new version's id, whether anything changed), or failure with the message to show and, for a form, the
  * message of each field. One shape, so every form reads a result the same way. Pure: client components import it.
  */
-import { NotFoundError } from "@/lib/db";
+import { NotFoundError } from "@/lib/db/errors";
 
 export interface ActionFailure<Field extends string = string> {
   ok: false;

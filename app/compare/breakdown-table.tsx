@@ -1,6 +1,5 @@
 import type { FieldBreakdown } from "@/lib/compare";
-import { formatScore } from "../runs/_lib/format";
-import { formatSigned } from "./_lib/format";
+import { formatScore, formatSigned } from "@/app/_lib/format";
 import styles from "./compare.module.css";
 
 /** EM and F1 by metadata value (category, difficulty…), largest EM difference first. */

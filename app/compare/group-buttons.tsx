@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
+import { formatCount } from "@/app/_lib/format";
 import styles from "./compare.module.css";
 
 export interface GroupButton {
@@ -24,7 +25,7 @@ export function GroupButtons({ groups }: { groups: GroupButton[] }) {
           onClick={() => startTransition(() => router.push(group.href, { scroll: false }))}
         >
           <span>{group.label}</span>
-          <span className={styles.groupCount} aria-hidden="true">{group.count.toLocaleString("en-US")}</span>
+          <span className={styles.groupCount} aria-hidden="true">{formatCount(group.count)}</span>
         </button>
       ))}
     </div>

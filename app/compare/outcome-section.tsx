@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { compareHref, itemsInGroup, OUTCOME_GROUPS, OUTCOME_LABELS, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
 import { type Db, getItemAnswers } from "@/lib/db";
-import { formatCount, formatScore } from "../runs/_lib/format";
+import { formatCount, formatScore } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 import { GroupButtons } from "./group-buttons";
@@ -82,11 +82,11 @@ async function GroupList({ db, referenceId, focusId, group, ids, query }: {
             const b = after.get(itemId);
             return (
               <tr key={itemId}>
-                <td><Link href={compareHref({ ...query, group, item: itemId, page: undefined })}>{itemId}</Link></td>
-                <td className={styles.clip}>{a?.question}</td>
-                <td className={a && a.em >= 1 ? styles.right : styles.wrong}>{a?.predictedAnswer || <span className="muted">(none)</span>}</td>
-                <td className={b && b.em >= 1 ? styles.right : styles.wrong}>{b?.predictedAnswer || <span className="muted">(none)</span>}</td>
-                <td className="num">{formatScore(a?.f1)} → {formatScore(b?.f1)}</td>
+                <td className={styles.nowrap}><Link href={compareHref({ ...query, group, item: itemId, page: undefined })}>{itemId}</Link></td>
+                <td className={`${styles.text} ${styles.clip}`}>{a?.question}</td>
+                <td className={`${styles.text} ${a && a.em >= 1 ? styles.right : styles.wrong}`}>{a?.predictedAnswer || <span className="muted">(none)</span>}</td>
+                <td className={`${styles.text} ${b && b.em >= 1 ? styles.right : styles.wrong}`}>{b?.predictedAnswer || <span className="muted">(none)</span>}</td>
+                <td className={`num ${styles.nowrap}`}>{formatScore(a?.f1)} → {formatScore(b?.f1)}</td>
               </tr>
             );
           })}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getDb, listRunsWithNames } from "@/lib/db";
-import { formatDateTime, formatScore, modelLabel } from "../runs/_lib/format";
-import { latestCompletedBySkillVersion } from "../runs/_lib/latest-completed";
+import { formatDateTime, formatScore, modelLabel } from "@/app/_lib/format";
+import { latestCompletedBySkillVersion } from "./_lib/latest-completed";
 
 /** Skill versions side by side: the latest completed run of each on each dataset. */
 export async function CompareOverview() {

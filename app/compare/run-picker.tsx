@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { compareHref, MAX_COMPARED_RUNS, type CompareQuery } from "@/lib/compare/query";
 import { type Db, listRunsWithNames } from "@/lib/db";
-import { formatScore, modelLabel } from "../runs/_lib/format";
+import { formatScore, modelLabel } from "@/app/_lib/format";
 import styles from "./compare.module.css";
 
 /** Other runs on the same dataset (only those: nothing else pairs item by item), each a link adding it to the selection. */

@@ -2,8 +2,8 @@ import { compareHref, neighboursInGroup, OUTCOME_LABELS, outcomeGroupsOf, wordCh
 import { type Db, getStoredResult } from "@/lib/db";
 import { highlightAnswer, splitAnswerTags, type TextSegment } from "@/lib/eval/answer-highlight";
 import type { StoredItemResult } from "@/lib/runs/types";
-import { ItemNav } from "../runs/[id]/items/[itemId]/item-nav";
-import { formatCount, formatLatency, formatScore } from "../runs/_lib/format";
+import { ItemNav } from "@/app/_components/item-nav";
+import { formatCount, formatLatency, formatScore } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 

@@ -28,8 +28,8 @@ export function SkillDiffView({ before, after, query }: { before: SkillVersionRe
       <div className={styles.diffHead}>
         <h2 id="skill-diff-heading">Skill diff: {title}</h2>
         <p className={styles.diffCounts} data-testid="diff-counts">
-          <span className={styles.addedCount}>+{diff.added} line{diff.added === 1 ? "" : "s"} added</span>{" "}
-          <span className={styles.removedCount}>−{diff.removed} line{diff.removed === 1 ? "" : "s"} removed</span>
+          <span className={`${styles.addedCount} ${diff.added === 0 ? styles.none : ""}`}>+{diff.added} line{diff.added === 1 ? "" : "s"} added</span>{" "}
+          <span className={`${styles.removedCount} ${diff.removed === 0 ? styles.none : ""}`}>−{diff.removed} line{diff.removed === 1 ? "" : "s"} removed</span>
         </p>
         <nav aria-label="Diff layout" className={styles.diffLayout}>
           <Link href={`${compareHref({ ...query, diff: "unified" })}#skill-diff`} aria-current={query.diff === "unified" ? "true" : undefined} scroll={false}>Unified</Link>

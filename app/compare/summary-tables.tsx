@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { verdict } from "@/lib/compare/summary";
-import { formatCount, formatLatency, formatScore, modelLabel } from "../runs/_lib/format";
-import { formatInterval, formatPValue, formatSigned } from "./_lib/format";
+import { formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 
@@ -43,11 +42,12 @@ export function RunsTable({ runs }: { runs: ComparedRun[] }) {
   );
 }
 
+/** The reading of a difference on one line, and why on a second (as the other cells give the mean, then the interval). */
 const VERDICTS = {
-  better: "EM better (interval above 0)",
-  worse: "EM worse (interval below 0)",
-  inconclusive: "no clear EM difference (interval includes 0)",
-  "no items": "no item scored by both runs",
+  better: ["EM better", "interval above 0"],
+  worse: ["EM worse", "interval below 0"],
+  inconclusive: ["no clear EM difference", "interval includes 0"],
+  "no items": ["nothing to compare", "no item scored by both runs"],
 } as const;
 
 /** Each other run against the reference, over the items both scored: paired bootstrap intervals and McNemar on EM. */
@@ -59,22 +59,25 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
       <table className={styles.summary} aria-label="Differences from the reference">
         <thead>
           <tr>
-            <th>Run</th><th className="num">Items compared</th><th className="num">ΔEM [95 % CI]</th><th className="num">ΔF1 [95 % CI]</th>
-            <th className="num">Δsub-EM [95 % CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th><th>Reading</th>
+            <th>Run</th><th className="num">Items compared</th><th className="num">ΔEM [95&nbsp;%&nbsp;CI]</th><th className="num">ΔF1 [95&nbsp;%&nbsp;CI]</th>
+            <th className="num">Δsub-EM [95&nbsp;%&nbsp;CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th><th>Reading</th>
           </tr>
         </thead>
         <tbody>
           {others.map(({ run, difference }) =>
             difference ? (
               <tr key={run.id} data-testid={`difference-${run.id}`}>
-                <td><Link href={`/runs/${run.id}`}>#{run.id}</Link> {run.skillName} v{run.skillVersion}</td>
+                <td className={styles.nowrap}><Link href={`/runs/${run.id}`}>#{run.id}</Link> {run.skillName} v{run.skillVersion}</td>
                 <td className="num">{formatCount(difference.n)}</td>
                 <td className={`num ${tone(difference.em)}`}>{formatSigned(difference.em.mean)} <span className={styles.ci}>{formatInterval(difference.em)}</span></td>
                 <td className={`num ${tone(difference.f1)}`}>{formatSigned(difference.f1.mean)} <span className={styles.ci}>{formatInterval(difference.f1)}</span></td>
                 <td className={`num ${tone(difference.subEm)}`}>{formatSigned(difference.subEm.mean)} <span className={styles.ci}>{formatInterval(difference.subEm)}</span></td>
                 <td className="num">{formatCount(difference.outcomes.fixed)} / {formatCount(difference.outcomes.broken)}</td>
                 <td className="num">{formatPValue(difference.mcnemarP)}</td>
-                <td>{VERDICTS[verdict(difference)]}</td>
+                <td className={styles.nowrap}>
+                  <span className={styles.reading}>{VERDICTS[verdict(difference)][0]}</span>
+                  <span className={styles.ci}>{VERDICTS[verdict(difference)][1]}</span>
+                </td>
               </tr>
             ) : null,
           )}

@@ -5,8 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { formatIssue } from "@/lib/datasets/errors";
 import { FileDropZone } from "../_components/file-drop-zone";
-import { baseName, formatBytes } from "../_components/format";
-import { DATASET_EXTENSIONS, datasetFileNameProblem, datasetSizeProblem, type UploadIssue } from "./dataset-upload-rules";
+import { formatBytes, formatCount } from "@/app/_lib/format";
+import { baseName } from "@/app/_lib/file-name";
+import { DATASET_EXTENSIONS, datasetFileNameProblem, datasetSizeProblem, type UploadIssue } from "../_lib/dataset-upload-rules";
 import styles from "./datasets.module.css";
 import { sendDatasetFile } from "./send-dataset-file";
 
@@ -117,7 +118,7 @@ function UploadStatus({ phase }: { phase: Phase }) {
     case "stored":
       return (
         <div role="status" className="notice-box">
-          Stored <Link href={`/datasets/${phase.id}`}>{phase.name}</Link> with {phase.itemCount.toLocaleString("en-US")} items.
+          Stored <Link href={`/datasets/${phase.id}`}>{phase.name}</Link> with {formatCount(phase.itemCount)} items.
           {phase.duplicateOfId !== null && (
             <> It has the same items as <Link href={`/datasets/${phase.duplicateOfId}`}>dataset #{phase.duplicateOfId}</Link>.</>
           )}

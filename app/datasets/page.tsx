@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb, listDatasets } from "@/lib/db";
-import { formatCount, formatDateTime } from "../_components/format";
+import { formatCount, formatDateTime } from "@/app/_lib/format";
 import { DatasetUploadForm } from "./dataset-upload-form";
 import styles from "./datasets.module.css";
 

@@ -1,4 +1,4 @@
-import type { DatasetUploadResponse } from "./dataset-upload-rules";
+import type { DatasetUploadResponse } from "../_lib/dataset-upload-rules";
 
 export interface SendProgress {
   loaded: number;

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { ResultsImportResponse } from "@/app/api/runs/import/results-upload";
+import type { ResultsImportResponse } from "@/app/_lib/results-import-response";
 import styles from "./runs.module.css";
 
 type Phase = { kind: "idle" } | { kind: "sending" } | { kind: "error"; message: string };

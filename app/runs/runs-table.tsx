@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "./_lib/format";
+import { formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "@/app/_lib/format";
 import { sortHref, type RunListQuery, type RunListRow, type RunSortKey } from "./_lib/run-list-query";
 import { COMPARE_FORM_ID } from "./compare-selected";
 import styles from "./runs.module.css";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb, listSkillViews } from "@/lib/db";
-import { formatDateTime, formatScore } from "../_components/format";
+import { formatDateTime, formatScore } from "@/app/_lib/format";
 import { SkillUploadForm } from "./skill-upload-form";
 import styles from "./skills.module.css";
 

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useActionState, useState } from "react";
 import { FileDropZone } from "../_components/file-drop-zone";
-import { baseName } from "../_components/format";
+import { baseName } from "@/app/_lib/file-name";
 import { uploadSkillAction } from "./actions";
 import { SKILL_EXTENSIONS, skillFileNameProblem, skillSizeProblem, type UploadSkillResult } from "./skill-upload-rules";
 import styles from "./skills.module.css";

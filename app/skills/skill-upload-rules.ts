@@ -3,7 +3,8 @@
  * (which decides). Pure: imported by a client component.
  */
 import type { ActionResult } from "../_lib/action-result";
-import { extensionOf, formatBytes } from "../_components/format";
+import { formatBytes } from "@/app/_lib/format";
+import { extensionOf } from "@/app/_lib/file-name";
 
 /** A skill document is part of every prompt; anything near this size is a mistake (a dataset, a binary). */
 export const MAX_SKILL_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, extname } from "node:path";
-import { detectFormat, hashDatasetItems, parseDatasetFile } from "../datasets";
+import { detectFormat, hashDatasetItems, parseDatasetFile, sha256File } from "../datasets";
 import { addSkillVersion, findDatasetByHash, getDataset, getSkillVersion, importDataset, type AddSkillVersionResult, type DatasetRecord, type Db } from "../db";
 import { readTextFile } from "./commands/prompt";
 import { CliInputError, logLine } from "./io";
@@ -22,7 +22,8 @@ function parseId(kind: string, value: string): number {
 export async function importDatasetFile(db: Db, path: string, name?: string): Promise<DatasetRecord> {
   if (!isFile(path)) throw new CliInputError(`${path}: no such file`);
   const items = await parseDatasetFile(path);
-  return importDataset(db, { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), hash: hashDatasetItems(items), items });
+  const fileSha256 = await sha256File(path);
+  return importDataset(db, { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), hash: hashDatasetItems(items), fileSha256, items });
 }
 
 export function addSkillFile(db: Db, path: string, name?: string, note?: string): Promise<AddSkillVersionResult> {
@@ -38,7 +39,8 @@ export async function resolveDataset(db: Db, value: string, notice: (line: strin
     notice(`dataset ${existing.id} ("${existing.name}") has the same items as ${value}; using it`);
     return existing;
   }
-  const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: hashDatasetItems(items), items });
+  const fileSha256 = await sha256File(value);
+  const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: hashDatasetItems(items), fileSha256, items });
   notice(`imported ${value} as dataset ${dataset.id} (${dataset.itemCount} items)`);
   return dataset;
 }

@@ -7,4 +7,5 @@ export { DatasetValidationError, MAX_REPORTED_ISSUES, formatIssue, type DatasetI
 export { detectFormat } from "./detect";
 export { parseDatasetFile, parseDatasetStream, parseDatasetText, type DatasetSource, type ParseOptions } from "./parse";
 export { hashDatasetItems } from "./hash";
+export { sha256File, sha256Passthrough } from "./file-hash";
 export { computeDatasetStats, type DatasetStats, type Distribution } from "./stats";

@@ -9,7 +9,10 @@ export interface DatasetRecord {
   name: string;
   fileName: string;
   format: string;
+  /** sha256 of the canonical items (see lib/datasets/hash.ts): the same data in any format has the same one. */
   hash: string;
+  /** sha256 of the file's bytes, as `sha256sum` prints it; null when it was not recorded. */
+  fileSha256: string | null;
   itemCount: number;
   createdAt: Date;
   stats: DatasetStats;
@@ -29,7 +32,7 @@ const INSERT_CHUNK = 500;
 /** Stores a validated dataset and its items in one transaction: all of it or nothing. */
 export async function importDataset(
   db: Db,
-  input: { name: string; fileName: string; format: DatasetFormat; hash: string; items: readonly DatasetItem[] },
+  input: { name: string; fileName: string; format: DatasetFormat; hash: string; fileSha256?: string | null; items: readonly DatasetItem[] },
 ): Promise<DatasetRecord> {
   return db.$transaction(
     async (tx) => {
@@ -39,6 +42,7 @@ export async function importDataset(
           fileName: input.fileName,
           format: input.format,
           hash: input.hash,
+          fileSha256: input.fileSha256 ?? null,
           itemCount: input.items.length,
           statsJson: JSON.stringify(computeDatasetStats(input.items)),
         },

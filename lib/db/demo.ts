@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Prisma } from "../../generated/prisma/client";
-import { hashDatasetItems, parseDatasetFile } from "../datasets";
+import { hashDatasetItems, parseDatasetFile, sha256File } from "../datasets";
 import type { DatasetItem } from "../datasets/types";
 import type { Db } from "./client";
 import { importDataset } from "./datasets";
@@ -19,6 +19,7 @@ export const DEMO_SKILL_NAME = "searchqa";
 
 interface DemoContent {
   items: DatasetItem[];
+  fileSha256: string;
   initialSkill: string;
   trainedSkill: string;
 }
@@ -49,6 +50,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
           fileName: DEMO_DATASET_FILE,
           format: "jsonl",
           hash: hashDatasetItems(demo.items),
+          fileSha256: demo.fileSha256,
           items: demo.items,
         });
         await addSkillVersion(inner, { name: DEMO_SKILL_NAME, content: demo.initialSkill, note: "starting skill" });
@@ -64,18 +66,35 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
   }
 }
 
+/** What the home page's one-click demo run runs: the demo dataset and the latest version of the demo skill. */
+export interface DemoRunInputs {
+  datasetId: number;
+  skillVersionId: number;
+  skillVersion: number;
+}
+
+/** The demo's dataset and skill, if they are (still) there; null once either was removed or never seeded. */
+export async function findDemoRunInputs(db: Db): Promise<DemoRunInputs | null> {
+  const [dataset, version] = await Promise.all([
+    db.dataset.findFirst({ where: { name: DEMO_DATASET_NAME, fileName: DEMO_DATASET_FILE }, orderBy: { id: "asc" }, select: { id: true } }),
+    db.skillVersion.findFirst({ where: { skill: { name: DEMO_SKILL_NAME } }, orderBy: { version: "desc" }, select: { id: true, version: true } }),
+  ]);
+  return dataset && version ? { datasetId: dataset.id, skillVersionId: version.id, skillVersion: version.version } : null;
+}
+
 async function isEmpty(db: Db | Prisma.TransactionClient): Promise<boolean> {
   const [datasets, skills] = await Promise.all([db.dataset.count(), db.skill.count()]);
   return datasets === 0 && skills === 0;
 }
 
 async function loadDemo(directory: string): Promise<DemoContent> {
-  const [items, initialSkill, trainedSkill] = await Promise.all([
+  const [items, fileSha256, initialSkill, trainedSkill] = await Promise.all([
     parseDatasetFile(path.join(directory, DEMO_DATASET_FILE)),
+    sha256File(path.join(directory, DEMO_DATASET_FILE)),
     readFile(path.join(directory, "skills", "searchqa-initial.md"), "utf8"),
     readFile(path.join(directory, "skills", "searchqa-trained.md"), "utf8"),
   ]);
-  return { items, initialSkill, trainedSkill };
+  return { items, fileSha256, initialSkill, trainedSkill };
 }
 
 /**

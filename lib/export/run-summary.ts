@@ -26,7 +26,8 @@ export async function buildRunSummary(db: Db, runId: number) {
     },
     config: run.config,
     skill: { version_id: skill.id, name: skill.skillName, version: skill.version, sha256: skill.hash, size_bytes: skill.sizeBytes },
-    dataset: { id: dataset.id, name: dataset.name, file_name: dataset.fileName, sha256: dataset.hash, item_count: dataset.itemCount },
+    // sha256 is the file's (what `sha256sum` prints; null when not recorded), items_sha256 that of the parsed items.
+    dataset: { id: dataset.id, name: dataset.name, file_name: dataset.fileName, sha256: dataset.fileSha256, items_sha256: dataset.hash, item_count: dataset.itemCount },
     metrics: { n, em: mean(run.emSum), f1: mean(run.f1Sum), sub_em: mean(run.subEmSum) },
     counts: {
       items_total: run.itemsTotal,

@@ -50,7 +50,8 @@ export interface LiveStatsInput {
   activeMs: number;
 }
 
-// Below this much execution time a rate is mostly noise (one fast item would read as thousands per minute).
+// While a run executes, below this much time its current rate is mostly noise (one fast item would read as thousands
+// per minute). A run that stopped has its whole execution measured, however short: its rate is a fact, not a guess.
 const MIN_RATE_WINDOW_S = 1;
 
 export function computeLiveStats(run: LiveStatsInput, now: Date): LiveStats {
@@ -65,8 +66,8 @@ export function computeLiveStats(run: LiveStatsInput, now: Date): LiveStats {
   const elapsedSeconds = run.activeMs / 1000 + currentS;
 
   const itemsPerSecond = executing
-    ? ratePerSecond(done - run.resumedDone, currentS)
-    : ratePerSecond(done, elapsedSeconds);
+    ? ratePerSecond(done - run.resumedDone, currentS, MIN_RATE_WINDOW_S)
+    : ratePerSecond(done, elapsedSeconds, 0);
   // Tokens are only stored as run totals, so the current rate is the mean tokens per item times the item rate
   // (for a run never resumed this equals tokens / elapsed exactly).
   const tokensPerItem = done > 0 ? (run.promptTokens + run.completionTokens) / done : 0;
@@ -93,6 +94,6 @@ export function computeLiveStats(run: LiveStatsInput, now: Date): LiveStats {
   };
 }
 
-function ratePerSecond(items: number, seconds: number): number {
-  return items > 0 && seconds >= MIN_RATE_WINDOW_S ? items / seconds : 0;
+function ratePerSecond(items: number, seconds: number, minSeconds: number): number {
+  return items > 0 && seconds > 0 && seconds >= minSeconds ? items / seconds : 0;
 }

@@ -9,7 +9,7 @@ import { executeRun } from "@/lib/rollout";
 import { describeBackends } from "@/app/runs/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
 import { NOT_STARTED, startRunFromForm } from "@/app/runs/_lib/start-run-form";
-import { workspaceFilePath, workspaceFileResponse } from "@/app/runs/_lib/workspace-file";
+import { workspaceFilePath, workspaceFileResponse } from "@/app/_lib/workspace-file";
 import { AGENTS_CONFIG } from "../support/agents";
 import { makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";

@@ -3,12 +3,14 @@
 // and some broken. Opened from the v2 run (the reference resolves to v1), the summary shows the interval and the
 // p-value; "Fixed" lists the fixed items, which step side by side; the skill diff reads both ways.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSkillVersion, importDataset, newWorkerId } from "@/lib/db";
 import { createRunFor, executeRun } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
 import { useBrowserApp } from "../support/browser-app";
-import { screenshot } from "../support/browser";
+import { screenshot, SCREENSHOT_DIR } from "../support/browser";
+import type { Locator } from "playwright-core";
 import { questionOf, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { fastModel, makeItems } from "../support/rollout-fixtures";
 
@@ -74,7 +76,18 @@ describe("compare (browser)", () => {
     expect(text).toContain("8 / 4");
     expect(text).toContain("0.39"); // 2 · P[X ≤ 4], X ~ Bin(12, ½) = 794/2048 ≈ 0.388
     await expect(page.getByRole("table", { name: "Compared runs" }).innerText()).resolves.toContain("compare-skill v1");
+    // The run and the reading each keep to their line (they wrapped onto three).
+    await expect(lineCount(difference.locator("td").first())).resolves.toBe(1);
+    await expect(lineCount(difference.locator("td").last().locator("span").first())).resolves.toBe(1);
+    // The overlay chart fills its card (a fixed 760 px left 40 % of it empty).
+    const overlay = page.getByRole("region", { name: /^Running accuracy/ });
+    const chart = overlay.locator(".recharts-wrapper > svg.recharts-surface");
+    await chart.waitFor();
+    const cardWidth = await overlay.evaluate((card) => card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight));
+    await expect.poll(() => chart.evaluate((svg) => svg.getBoundingClientRect().width)).toBeGreaterThan(0.95 * cardWidth);
     await screenshot(page, "compare-summary");
+    await difference.locator("xpath=ancestor::section[1]").screenshot({ path: join(SCREENSHOT_DIR, "compare-summary-card.png") });
+    await overlay.screenshot({ path: join(SCREENSHOT_DIR, "compare-overlay.png") });
 
     // The groups are buttons; "Fixed" lists exactly the fixed items.
     for (const name of ["Fixed", "Broken", "Both right", "Both wrong"]) await page.getByRole("button", { name, exact: true }).waitFor();
@@ -83,6 +96,12 @@ describe("compare (browser)", () => {
     const list = page.getByRole("table", { name: "Fixed items" });
     await list.waitFor();
     await expect(list.locator("tbody tr td:first-child").allInnerTexts()).resolves.toEqual(FIXED);
+    // In a narrow window the ids and "0.000 → 1.000" stay whole; the free text wraps instead.
+    await page.setViewportSize({ width: 640, height: 1000 });
+    await expect(lineCount(list.locator("tbody tr td:first-child").first())).resolves.toBe(1);
+    await expect(lineCount(list.locator("tbody tr td:last-child").first())).resolves.toBe(1);
+    await list.screenshot({ path: join(SCREENSHOT_DIR, "compare-fixed-narrow.png") });
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // Side by side: question and gold once, a column per run; next and previous stay within "Fixed".
     await list.getByRole("link", { name: "q0006" }).click();
@@ -104,6 +123,14 @@ describe("compare (browser)", () => {
     // The skill diff: v1 → v2 counts, unified then side by side.
     const diff = page.getByRole("region", { name: /^Skill diff/ });
     await expect(diff.getByTestId("diff-counts").innerText()).resolves.toMatch(/^\+\d+ lines added −\d+ lines? removed$/);
+    // v2 only adds lines: "−0 lines removed" is not news, so it is neither red nor bold.
+    const removed = diff.getByText("−0 lines removed", { exact: true });
+    const look = await removed.evaluate((element) => {
+      const hint = document.querySelector("main .hint")!;
+      return { weight: getComputedStyle(element).fontWeight, color: getComputedStyle(element).color, muted: getComputedStyle(hint).color };
+    });
+    expect(look).toEqual({ weight: "400", color: look.muted, muted: look.muted });
+    await diff.getByTestId("diff-counts").screenshot({ path: join(SCREENSHOT_DIR, "compare-diff-counts.png") });
     await expect(diff.getByRole("table", { name: "Skill diff, unified" }).innerText()).resolves.toContain("Concise Answer Normalization");
     await diff.getByRole("link", { name: "Side by side" }).click();
     await page.waitForURL(/diff=split/);
@@ -119,3 +146,13 @@ describe("compare (browser)", () => {
     expect(errors).toEqual([]);
   });
 });
+
+/** How many lines the element's content takes: its boxes' bottoms, a few pixels apart counting as one line. */
+function lineCount(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const bottoms = [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => rect.bottom).sort((a, b) => a - b);
+    return bottoms.filter((bottom, index) => index === 0 || bottom - bottoms[index - 1]! > 4).length;
+  });
+}

@@ -1,5 +1,6 @@
 // POST /api/datasets: the raw file is streamed into the validating parser; bad input answers 400 or 413
 // and stores nothing, a valid file answers 201 with every item stored.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { handleDatasetUpload } from "@/app/api/datasets/dataset-upload";
@@ -25,8 +26,8 @@ function upload(query: Record<string, string>, body: BodyInit | null, headers: R
 }
 
 /** A body delivered in several chunks, with no Content-Length, as a browser upload arrives. */
-function chunked(text: string, chunkBytes = 64): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+function chunked(text: string | Uint8Array, chunkBytes = 64): ReadableStream<Uint8Array> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
   let offset = 0;
   return new ReadableStream({
     pull(controller) {
@@ -96,6 +97,20 @@ describe("POST /api/datasets", () => {
     const again = await handleDatasetUpload(t.db, upload({ name: "sq again", fileName: "sq.jsonl" }, text));
     expect(again.status).toBe(201);
     expect(await json(again)).toMatchObject({ duplicateOfId: first.id });
+  });
+
+  it("records the file's own sha256 (what sha256sum prints) beside the hash of its items", async () => {
+    // A byte order mark and CRLF line ends: the parser drops them, the file's hash must not.
+    const bytes = new TextEncoder().encode(`\uFEFF${VALID.replaceAll("\n", "\r\n")}`);
+    const response = await handleDatasetUpload(t.db, upload({ name: "bom", fileName: "bom.jsonl" }, chunked(bytes, 7)));
+    expect(response.status).toBe(201);
+    const dataset = await getDataset(t.db, (await json(response)).id as number);
+    expect(dataset.fileSha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    // The same items without the BOM and CRLF: the same items hash, another file.
+    const plain = await getDataset(t.db, (await json(await handleDatasetUpload(t.db, upload({ name: "plain", fileName: "plain.jsonl" }, VALID)))).id as number);
+    expect(plain.hash).toBe(dataset.hash);
+    expect(plain.fileSha256).toBe(createHash("sha256").update(VALID).digest("hex"));
+    expect(plain.fileSha256).not.toBe(dataset.fileSha256);
   });
 
   it("accepts CSV", async () => {

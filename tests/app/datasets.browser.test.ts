@@ -1,12 +1,14 @@
 // The datasets pages in a real browser against the production build: upload a JSONL file through the
 // picker (progress, then validation), see its statistics and paginated preview; a broken file names the
 // line and field and stores nothing.
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useBrowserApp } from "../support/browser-app";
 import { screenshot } from "../support/browser";
+import { getDataset, importDataset } from "@/lib/db";
 
 const LONG_CONTEXT = `[DOC] [TLE] Long page [PAR] ${"A very long passage about rivers and cities. ".repeat(150)}`;
 
@@ -52,6 +54,14 @@ describe("datasets pages (browser)", () => {
     expect(stats).toMatch(/Answers per item\s+2\s+2\s+2\s+2\s+2/);
     expect(await main.innerText()).toMatch(/category\s+on 45 items/);
     expect(await main.getByRole("link", { name: "New run on this dataset" }).getAttribute("href")).toMatch(/^\/runs\/new\?datasetId=\d+$/);
+    // Its sha256 is the file's, the one `sha256sum cities.jsonl` prints; the upload time is in UTC, said so.
+    const fileSha256 = createHash("sha256").update(datasetJsonl(), "utf8").digest("hex");
+    await expect(main.getByTestId("dataset-file-sha256").getAttribute("title")).resolves.toBe(fileSha256);
+    const record = await getDataset(app.db, Number(new URL(page.url()).pathname.split("/").pop()));
+    expect(record.fileSha256).toBe(fileSha256);
+    const uploaded = record.createdAt.toISOString();
+    expect(await main.innerText()).toContain(`uploaded ${uploaded.slice(0, 10)} ${uploaded.slice(11, 16)} UTC`);
+    expect(await main.innerText()).toContain(`items hash ${record.hash.slice(0, 10)}`);
 
     // Page 1: items 1–20; the long context is cut, with the whole text in a <details>.
     expect(await main.innerText()).toContain("Items 1–20 of 45");
@@ -66,6 +76,16 @@ describe("datasets pages (browser)", () => {
     await expect.poll(() => main.innerText()).toContain("Items 21–40 of 45");
     expect(await main.innerText()).toContain("Which city is number 21?");
     expect(app.browser.errors).toEqual([]);
+  });
+
+  it("says the file's sha256 was not recorded for a dataset stored before it was", async () => {
+    const { page } = app.browser;
+    const old = await importDataset(app.db, { name: "Old QA", fileName: "old.jsonl", format: "jsonl", hash: "0123456789abcdef", items: [{ id: "a", question: "Q?", answers: ["x"], context: "" }] });
+    await page.goto(`${app.baseURL}/datasets/${old.id}`);
+    const header = await page.locator("main").innerText();
+    expect(header).toContain("sha256 not recorded");
+    expect(header).toContain("items hash 0123456789");
+    await expect(page.getByTestId("dataset-file-sha256").count()).resolves.toBe(0);
   });
 
   it("reports a broken file by line and field and stores nothing", async () => {

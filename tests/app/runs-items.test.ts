@@ -2,7 +2,7 @@
 // and 404 are in http-edge.test.ts), the run page's query string understood the same way, and item ids of any text
 // surviving the round trip through a URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadRunItems } from "@/app/runs/_lib/items-payload";
+import { loadRunItems } from "@/app/_lib/items-payload";
 import { backToTableHref, explorerHref, itemHref } from "@/app/runs/_lib/item-links";
 import { NotFoundError } from "@/lib/db";
 import { parseItemQuery } from "@/lib/runs/item-query";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunWithNames } from "@/lib/db";
 import { RunConfigSchema } from "@/lib/runs";
-import { latestCompletedBySkillVersion } from "@/app/runs/_lib/latest-completed";
+import { latestCompletedBySkillVersion } from "@/app/compare/_lib/latest-completed";
 import { niceTicks } from "@/app/runs/_lib/nice-ticks";
 import { parseRunListQuery, sortHref, sortRunRows, toRunListRow } from "@/app/runs/_lib/run-list-query";
 

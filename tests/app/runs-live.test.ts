@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun, NotFoundError, addSkillVersion } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
-import { loadRunLive } from "@/app/runs/_lib/live-payload";
+import { loadRunLive } from "@/app/_lib/live-payload";
 import { rerunWithSkillVersion } from "@/app/runs/_lib/rerun";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, fastModel, makeItems } from "../support/rollout-fixtures";

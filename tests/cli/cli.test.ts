@@ -1,5 +1,6 @@
 // The command-line interface, run as separate processes the way scripts and users call it.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -67,6 +68,9 @@ describe("dataset and skill", () => {
     expect(imported.stdout).toBe("1\n");
     const listed = await cli(["dataset", "list"]);
     expect(jsonLines(listed.stdout)).toEqual([{ id: 1, name: "mini", item_count: 12 }]);
+    // The file's own sha256 is recorded, the one `sha256sum` prints (the dataset page shows it).
+    const stored = await t.db.dataset.findUniqueOrThrow({ where: { id: 1 } });
+    expect(stored.fileSha256).toBe(createHash("sha256").update(readFileSync(MINI_DATASET)).digest("hex"));
   });
 
   it("rejects a broken dataset naming file, line and field, and stores nothing", async () => {

@@ -1,5 +1,6 @@
 // The demo seeded on first start: once, only into an empty database, and never twice when processes race.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -32,6 +33,8 @@ describe("seedDemoIfEmpty", () => {
     const expectedItems = await parseDatasetFile(demoFile("searchqa-demo.jsonl"));
     expect(dataset).toMatchObject({ name: DEMO_DATASET_NAME, fileName: "searchqa-demo.jsonl", format: "jsonl", itemCount: 50 });
     expect(dataset?.hash).toBe(hashDatasetItems(expectedItems));
+    // The file's own sha256, what `sha256sum prisma/demo/searchqa-demo.jsonl` prints.
+    expect(dataset?.fileSha256).toBe(createHash("sha256").update(readFileSync(demoFile("searchqa-demo.jsonl"))).digest("hex"));
     const items = await getDatasetItems(db, dataset!.id);
     expect(items.map((item) => item.id)).toEqual(expectedItems.map((item) => item.id));
     expect(items[0]?.metadata).toHaveProperty("category");

@@ -58,6 +58,16 @@ describe("computeLiveStats", () => {
     expect(stats.tokensPerSecond).toBeCloseTo(50);
   });
 
+  it("measures a finished run that took under a second from its real elapsed time", () => {
+    const stats = computeLiveStats(
+      run({ status: "completed", workerId: null, nDone: 80, emSum: 40, nAgentOk: 80, activeMs: 400, promptTokens: 8000, completionTokens: 800 }),
+      at(5000),
+    );
+    expect(stats.elapsedSeconds).toBeCloseTo(0.4);
+    expect(stats.itemsPerMinute).toBeCloseTo(12_000); // 80 items in 0.4 s
+    expect(stats.tokensPerSecond).toBeCloseTo(22_000); // 8800 tokens in 0.4 s
+  });
+
   it("does not count the clock of a run left running without a process (waiting to be resumed)", () => {
     const stats = computeLiveStats(run({ workerId: null, nDone: 10, activeMs: 20_000, inFlight: 5 }), at(3600));
     expect(stats).toMatchObject({ elapsedSeconds: 20, inFlight: 0, etaSeconds: null });

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { errorResponse, fieldMessages } from "@/app/_lib/http";
 import { findDatasetByHash, importDataset, type Db } from "@/lib/db";
-import { DatasetValidationError, detectFormat, hashDatasetItems, parseDatasetStream, type DatasetItem } from "@/lib/datasets";
+import { DatasetValidationError, detectFormat, hashDatasetItems, parseDatasetStream, sha256Passthrough, type DatasetItem } from "@/lib/datasets";
 import {
   datasetFileNameProblem,
   MAX_DATASET_BYTES,
   MAX_DATASET_NAME_LENGTH,
   type DatasetUploadResponse,
   type UploadIssue,
-} from "@/app/datasets/dataset-upload-rules";
+} from "@/app/_lib/dataset-upload-rules";
 import { BodyTooLargeError, countBytes } from "./count-bytes";
 
 const UploadQuerySchema = z.object({
@@ -61,9 +61,11 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
   if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
 
   const body = countBytes(request.body, maxBytes);
+  // The file's own sha256 (what `sha256sum` prints) is taken on the way into the parser: the body is read once.
+  const file = sha256Passthrough(body.stream);
   let items: DatasetItem[];
   try {
-    items = await parseDatasetStream(body.stream, { fileName });
+    items = await parseDatasetStream(file.stream, { fileName });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return tooLarge(maxBytes);
     if (!(error instanceof DatasetValidationError)) throw error;
@@ -76,7 +78,7 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
 
   const hash = hashDatasetItems(items);
   const duplicate = await findDatasetByHash(db, hash);
-  const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, items });
+  const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, fileSha256: file.digest(), items });
   return Response.json({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null } satisfies DatasetUploadResponse, { status: 201, headers: { "Cache-Control": "no-store" } });
 }
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { StoredDatasetItem } from "@/lib/db";
-import { formatCount } from "../../_components/format";
+import { formatCount } from "@/app/_lib/format";
 import styles from "./dataset-page.module.css";
 
 /** How much of a context the table shows; the rest is one click away in a <details>. */

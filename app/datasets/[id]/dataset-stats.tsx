@@ -1,6 +1,6 @@
 import type { DatasetStats, Distribution } from "@/lib/datasets";
 import { MAX_CONTEXT_CHARS } from "@/lib/prompts";
-import { formatCount } from "../../_components/format";
+import { formatCount } from "@/app/_lib/format";
 import styles from "./dataset-page.module.css";
 
 const DISTRIBUTIONS: { key: "answersPerItem" | "answerLength" | "contextLength"; label: string }[] = [

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDataset, getDb, listDatasetItemsPage } from "@/lib/db";
-import { formatCount, formatDateTime } from "../../_components/format";
 import { parseIdParam } from "../../_lib/ids";
 import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
 import type { SearchParams } from "../../_lib/search-params";
+import { formatCount, formatDateTime } from "@/app/_lib/format";
 import styles from "./dataset-page.module.css";
 import { DatasetItemsPreview } from "./dataset-items-preview";
 import { DatasetStatsView } from "./dataset-stats";
@@ -47,7 +47,19 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
           <h1 className={styles.title}>{dataset.name}</h1>
           <p className="muted">
             {dataset.fileName} · {dataset.format.toUpperCase()} · {formatCount(dataset.itemCount)} items · uploaded{" "}
-            {formatDateTime(dataset.createdAt)} · sha256 <code title={dataset.hash}>{dataset.hash.slice(0, 10)}</code>
+            {formatDateTime(dataset.createdAt)} ·{" "}
+            {/* sha256 is the file's (what `sha256sum` prints); the items hash recognises the same data in any format. */}
+            {dataset.fileSha256 ? (
+              <span title="sha256 of the uploaded file, as sha256sum prints it">
+                sha256 <code title={dataset.fileSha256} data-testid="dataset-file-sha256">{dataset.fileSha256.slice(0, 10)}</code>
+              </span>
+            ) : (
+              <span title="this dataset was stored before file hashes were recorded">sha256 not recorded</span>
+            )}{" "}
+            ·{" "}
+            <span title="sha256 of the parsed items in canonical JSON: the same data in another format or field order has the same one">
+              items hash <code title={dataset.hash}>{dataset.hash.slice(0, 10)}</code>
+            </span>
           </p>
         </div>
         <div>

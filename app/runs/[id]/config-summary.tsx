@@ -1,6 +1,6 @@
 import { effectiveTaskTimeoutS } from "@/lib/runs/run-config";
-import { formatDateTime, modelLabel } from "../_lib/format";
-import type { RunSummary } from "../_lib/run-summary";
+import { formatDateTime, modelLabel } from "@/app/_lib/format";
+import type { RunSummary } from "../../_lib/run-summary";
 import styles from "./run.module.css";
 
 const BACKEND_LABEL: Record<string, string> = { openai: "OpenAI-compatible", azure: "Azure OpenAI", baseline: "offline baseline", agent: "agent (command line)" };
@@ -16,7 +16,7 @@ function itemsLabel(run: RunSummary): string {
 export function ConfigSummary({ run }: { run: RunSummary }) {
   if (run.source === "imported") {
     return (
-      <section className="card">
+      <section className={`card ${styles.configCard}`}>
         <h2>Configuration</h2>
         <p className="muted">
           Imported from a results file on {formatDateTime(run.createdAt)}. The file does not record the model or the settings it
@@ -45,7 +45,7 @@ export function ConfigSummary({ run }: { run: RunSummary }) {
     ["Created", formatDateTime(run.createdAt)],
   ];
   return (
-    <section className="card">
+    <section className={`card ${styles.configCard}`}>
       <h2>Configuration</h2>
       <dl className={styles.config}>
         {rows.map(([label, value]) => (

@@ -1,7 +1,7 @@
 import type { FailureReasonCount } from "@/lib/db";
 import type { LiveStats } from "@/lib/runs/live-stats";
-import { formatCount, formatRate } from "../_lib/format";
-import type { RunSummary } from "../_lib/run-summary";
+import { formatCount, formatRate } from "@/app/_lib/format";
+import type { RunSummary } from "../../_lib/run-summary";
 import styles from "./run.module.css";
 
 export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
@@ -26,7 +26,7 @@ export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
   );
 }
 
-export function TokenUsage({ run, stats }: { run: RunSummary; stats: LiveStats }) {
+export function TokenUsage({ run, stats, measured }: { run: RunSummary; stats: LiveStats; measured: boolean }) {
   // The seed's results.jsonl carries no usage: zeros there would read as "free", not as "unknown".
   if (run.source === "imported" && run.promptTokens + run.completionTokens === 0) {
     return (
@@ -40,7 +40,7 @@ export function TokenUsage({ run, stats }: { run: RunSummary; stats: LiveStats }
     ["Prompt tokens", formatCount(run.promptTokens)],
     ["Completion tokens", formatCount(run.completionTokens)],
     ["Total tokens", formatCount(run.promptTokens + run.completionTokens)],
-    ["Tokens per second", formatRate(stats.tokensPerSecond)],
+    ["Tokens per second", formatRate(stats.tokensPerSecond, { measured })],
     ["Retried calls", formatCount(run.retries)],
     ["Rate-limited responses (429)", formatCount(run.rateLimited)],
   ];

@@ -1,7 +1,7 @@
 "use client";
 
-import { formatDateTime } from "../_lib/format";
-import type { RunLivePayload } from "../_lib/live-payload";
+import { formatDateTime } from "@/app/_lib/format";
+import type { RunLivePayload } from "../../_lib/live-payload";
 import { FailureReasons, TokenUsage } from "./failure-reasons";
 import { ProgressPanel } from "./progress-panel";
 import { RunActions, type VersionChoice } from "./run-actions";
@@ -14,6 +14,8 @@ export function LiveRunView({ initial, versions }: { initial: RunLivePayload; ve
   const { data, isError, error } = useRunLive(initial.run.id, initial);
   const { run, stats, curve, failureReasons } = data;
   const active = isActiveStatus(run.status);
+  // A stopped run's rates are measured over its whole execution, however short: a sub-second run has a rate too.
+  const measured = !active && stats.done > 0 && stats.elapsedSeconds > 0;
 
   return (
     <>
@@ -30,11 +32,11 @@ export function LiveRunView({ initial, versions }: { initial: RunLivePayload; ve
       </div>
       {run.error ? <p className="error-box" role="alert">{run.error}</p> : null}
       <RunActions run={run} stats={stats} versions={versions} />
-      <ProgressPanel stats={stats} active={active} queued={run.status === "queued"} />
+      <ProgressPanel stats={stats} active={active} queued={run.status === "queued"} measured={measured} />
       <RunCharts curve={curve} total={stats.total} />
       <div className={styles.twoColumns}>
         <FailureReasons reasons={failureReasons} />
-        <TokenUsage run={run} stats={stats} />
+        <TokenUsage run={run} stats={stats} measured={measured} />
       </div>
     </>
   );

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb, listSkillVersions } from "@/lib/db";
-import { modelLabel } from "../_lib/format";
+import { modelLabel } from "@/app/_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";
-import { loadRunLive } from "../_lib/live-payload";
+import { loadRunLive } from "../../_lib/live-payload";
 import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
 import { defaultItemFilter, parseItemQuery } from "@/lib/runs/item-query";
 import { ItemExplorer } from "./_explorer/item-explorer";

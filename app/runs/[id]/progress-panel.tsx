@@ -1,5 +1,5 @@
 import type { LiveStats } from "@/lib/runs/live-stats";
-import { formatCount, formatDuration, formatPercent, formatRate, formatScore } from "../_lib/format";
+import { formatCount, formatDuration, formatPercent, formatRate, formatScore } from "@/app/_lib/format";
 import styles from "./run.module.css";
 
 function Tile({ label, value, tone }: { label: string; value: string; tone?: "good" | "bad" | "warn" }) {
@@ -12,7 +12,7 @@ function Tile({ label, value, tone }: { label: string; value: string; tone?: "go
 }
 
 /** Progress, rate, ETA, outcome counts and what the process is doing right now (so a slow run never looks stuck). */
-export function ProgressPanel({ stats, active, queued }: { stats: LiveStats; active: boolean; queued: boolean }) {
+export function ProgressPanel({ stats, active, queued, measured }: { stats: LiveStats; active: boolean; queued: boolean; measured: boolean }) {
   const eta = queued ? "waiting to start" : stats.etaSeconds === null ? (active ? "estimating…" : "–") : `~${formatDuration(stats.etaSeconds)}`;
   return (
     <section className={`card ${styles.progressCard}`} aria-label="Progress">
@@ -33,10 +33,10 @@ export function ProgressPanel({ stats, active, queued }: { stats: LiveStats; act
         <div className={styles.progressFill} style={{ width: `${stats.fraction * 100}%` }} />
       </div>
       <dl className={styles.tiles}>
-        <Tile label="Rate (items/min)" value={formatRate(stats.itemsPerMinute)} />
+        <Tile label="Rate (items/min)" value={formatRate(stats.itemsPerMinute, { measured })} />
         <Tile label="ETA" value={eta} />
         <Tile label="Elapsed" value={formatDuration(stats.elapsedSeconds)} />
-        <Tile label="Tokens / s" value={formatRate(stats.tokensPerSecond)} />
+        <Tile label="Tokens / s" value={formatRate(stats.tokensPerSecond, { measured })} />
         <Tile label="EM" value={formatScore(stats.em)} />
         <Tile label="F1" value={formatScore(stats.f1)} />
         <Tile label="Sub-EM" value={formatScore(stats.subEm)} />

@@ -7,7 +7,7 @@ import type { LiveStats } from "@/lib/runs/live-stats";
 import { cancelRunAction, resumeRunAction, retryFailedItemsAction, runAgainAction } from "../actions";
 import type { ActionResult } from "../../_lib/action-result";
 import { runKeys } from "../_lib/query-keys";
-import type { RunSummary } from "../_lib/run-summary";
+import type { RunSummary } from "../../_lib/run-summary";
 import styles from "./run.module.css";
 
 export interface VersionChoice {

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CurvePoint } from "@/lib/db";
+import { formatLatency, formatScore } from "@/app/_lib/format";
 import { niceTicks } from "../_lib/nice-ticks";
 import styles from "./run.module.css";
 
@@ -43,7 +44,7 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
             <CartesianGrid stroke="#eef0f4" />
             <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
             <YAxis domain={[0, 1]} ticks={SCORE_TICKS} width={44} />
-            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? value.toFixed(3) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatScore(value) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
             <Legend verticalAlign="top" height={24} />
             <Line type="linear" dataKey="em" name="EM" stroke="#2855d8" strokeWidth={2} dot={false} isAnimationActive={false} />
             <Line type="linear" dataKey="f1" name="F1" stroke="#18794e" strokeWidth={2} dot={false} isAnimationActive={false} />
@@ -61,8 +62,9 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
           <LineChart width={WIDTH} height={HEIGHT} data={latency} margin={MARGIN}>
             <CartesianGrid stroke="#eef0f4" />
             <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
-            <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={44} />
-            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? `${value.toFixed(2)} s` : String(value))} labelFormatter={(n) => `item ${String(n)}`} />
+            {/* Wider than the score axis: a fast run's ticks read "0.008". */}
+            <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={52} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatLatency(value * 1000) : String(value))} labelFormatter={(n) => `item ${String(n)}`} />
             <Legend verticalAlign="top" height={24} />
             <Line type="linear" dataKey="latencyS" name="latency" stroke="#7c3aed" strokeWidth={1.5} dot={false} isAnimationActive={false} />
           </LineChart>

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ErrorBody } from "@/app/_lib/http";
 import type { RunStatus } from "@/lib/runs/types";
-import type { RunLivePayload } from "../_lib/live-payload";
+import type { RunLivePayload } from "../../_lib/live-payload";
 import { runKeys } from "../_lib/query-keys";
 
 const POLL_MS = 1000;

@@ -1,5 +1,5 @@
 import { detectEventFormat, parseAgentEvents, type TraceStep } from "@/lib/agent";
-import { formatCount } from "../_lib/format";
+import { formatCount } from "@/app/_lib/format";
 import styles from "./agent.module.css";
 
 /**

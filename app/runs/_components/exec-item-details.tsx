@@ -2,8 +2,8 @@ import { itemWorkspaceDirectory, listWorkspaceFiles, readWorkspaceFile, SKILL_FI
 import { dataDirectory, getDb, getItemConversation, getItemExec, getRun } from "@/lib/db";
 import type { ReactNode } from "react";
 import type { ItemExecRecord } from "@/lib/runs/types";
-import { formatCount } from "../_lib/format";
-import { workspaceFilePath } from "../_lib/workspace-file";
+import { formatCount, formatLatency } from "@/app/_lib/format";
+import { workspaceFilePath } from "../../_lib/workspace-file";
 import { AgentTrace } from "./agent-trace";
 import styles from "./agent.module.css";
 
@@ -31,7 +31,7 @@ export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId
       <dl className={styles.facts}>
         <Fact label="Agent">{exec.agent}</Fact>
         <Fact label="Outcome">{outcomeLabel(exec)}</Fact>
-        <Fact label="Duration">{(exec.durationMs / 1000).toFixed(2)} s</Fact>
+        <Fact label="Duration">{formatLatency(exec.durationMs)}</Fact>
         <Fact label="Invocations">{String(exec.invocations)}</Fact>
         <Fact label="Workspace">{exec.workspaceKept ? exec.workspacePath : "deleted"}</Fact>
       </dl>

@@ -30,14 +30,16 @@ export interface StartRunDefaults {
 const text = (value: number | undefined) => (value === undefined ? "" : String(value));
 
 /**
- * The engine's defaults, or another run's settings (`?from=`), with `?datasetId=` / `?skillVersionId=` on top.
- * A copied run whose backend is no longer configured falls back to the server's default backend.
+ * The engine's defaults, or another run's settings (`?from=`), with `?datasetId=` / `?skillVersionId=` on top, and
+ * where none of those chose, the `obvious` choice (the only dataset; the latest version of the skill). A copied
+ * run whose backend is no longer configured falls back to the server's default backend.
  */
 export function startRunDefaults(input: {
   backends: { options: BackendOption[]; defaultBackend: BackendKind };
   from?: RunRecord;
   datasetId?: number;
   skillVersionId?: number;
+  obvious?: { datasetId?: number; skillVersionId?: number };
 }): StartRunDefaults {
   const settings = input.from?.config.settings ?? RunSettingsSchema.parse({});
   const fromBackend = input.from?.config.model.backend;
@@ -49,8 +51,8 @@ export function startRunDefaults(input: {
   const agents = input.backends.options.find((option) => option.backend === "agent")?.agents ?? [];
   const fromAgent = input.from?.config.model.agent;
   const agent = agents.find((candidate) => candidate.name === fromAgent)?.name ?? agents[0]?.name ?? "";
-  const datasetId = input.datasetId ?? input.from?.datasetId;
-  const skillVersionId = input.skillVersionId ?? input.from?.skillVersionId;
+  const datasetId = input.datasetId ?? input.from?.datasetId ?? input.obvious?.datasetId;
+  const skillVersionId = input.skillVersionId ?? input.from?.skillVersionId ?? input.obvious?.skillVersionId;
   return {
     datasetId: text(datasetId),
     skillVersionId: text(skillVersionId),

@@ -19,7 +19,6 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
   const backendOptions = await withAgentPrograms(backends.options);
-  const defaults = startRunDefaults({ backends, from, datasetId: parseIdParam(params.datasetId), skillVersionId: parseIdParam(params.skillVersionId) });
 
   const groups = new Map<number, SkillVersionGroup>();
   for (const version of versions) {
@@ -27,6 +26,10 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
     group.versions.push({ id: version.id, version: version.version, note: version.note });
     groups.set(version.skillId, group);
   }
+  // Nothing to choose between: the only dataset, and the latest version of the only skill.
+  const onlySkill = groups.size === 1 ? [...groups.values()][0] : undefined;
+  const obvious = { datasetId: datasets.length === 1 ? datasets[0]!.id : undefined, skillVersionId: onlySkill?.versions.at(-1)?.id };
+  const defaults = startRunDefaults({ backends, from, datasetId: parseIdParam(params.datasetId), skillVersionId: parseIdParam(params.skillVersionId), obvious });
 
   return (
     <>

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb, getSkillVersion, getSkillWithVersions } from "@/lib/db";
-import { formatBytes, formatDateTime } from "../../_components/format";
 import { parseIdParam } from "../../_lib/ids";
 import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
 import { firstValue, type SearchParams } from "../../_lib/search-params";
+import { formatBytes, formatDateTime } from "@/app/_lib/format";
 import { CompareVersions } from "./compare-versions";
 import { SkillVersionsTable } from "./skill-versions-table";
 import styles from "./skill-page.module.css";
@@ -73,7 +73,7 @@ export default async function SkillPage({ params, searchParams }: SkillPageProps
           </a>
         </div>
         <p className={`muted ${styles.versionMeta}`}>
-          {formatDateTime(version.createdAt)} · {formatBytes(version.sizeBytes)} · sha256 <code>{version.hash.slice(0, 10)}</code>
+          {formatDateTime(version.createdAt)} · {formatBytes(version.sizeBytes)} · sha256 <code title={version.hash}>{version.hash.slice(0, 10)}</code>
           {version.note ? <> · {version.note}</> : null}
         </p>
         <VersionTabs skillId={skill.id} version={version} tab={tab} />

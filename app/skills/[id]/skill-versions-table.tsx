@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { SkillVersionRecord } from "@/lib/db";
-import { formatBytes, formatDateTime } from "../../_components/format";
+import { formatBytes, formatDateTime } from "@/app/_lib/format";
 import { skillDownloadPath } from "./versions/[versionId]/download/skill-download";
 import styles from "./skill-page.module.css";
 

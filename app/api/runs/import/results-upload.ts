@@ -1,16 +1,15 @@
 import { z } from "zod";
-import { errorResponse, fieldMessages, type ErrorBody } from "@/app/_lib/http";
+import type { ResultsImportResponse } from "@/app/_lib/results-import-response";
+import { errorResponse, fieldMessages } from "@/app/_lib/http";
 import { DatasetIdSchema, SkillVersionIdSchema } from "@/app/_lib/ids";
 import { DatasetValidationError } from "@/lib/datasets";
 import { NotFoundError, type Db } from "@/lib/db";
 import { importResults } from "@/lib/import";
-import { MAX_DATASET_BYTES } from "@/app/datasets/dataset-upload-rules";
+import { MAX_DATASET_BYTES } from "@/app/_lib/dataset-upload-rules";
 import { BodyTooLargeError, countBytes } from "../../datasets/count-bytes";
 
 /** The JSON bodies of POST /api/runs/import: a failure is the error body of every route, plus the file's problems by line. */
-export type ResultsImportResponse =
-  | { runId: number; datasetId: number; datasetCreated: boolean; items: number; duplicatesDropped: number }
-  | (ErrorBody & { issues?: { line?: number; field?: string; message: string }[]; omittedIssueCount?: number });
+export type { ResultsImportResponse };
 
 const ImportQuerySchema = z.object({
   fileName: z.string({ error: "fileName is required" }).trim().min(1, "fileName is required").max(255),

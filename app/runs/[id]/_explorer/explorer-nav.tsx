@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { createContext, useContext, useEffect, useId, useTransition, type MouseEvent, type ReactNode } from "react";
+import { formatCount } from "@/app/_lib/format";
 import styles from "./explorer.module.css";
 
 /**
@@ -42,7 +43,7 @@ export function NavButton({ href, pressed, label, count, title }: { href: string
       onClick={() => navigate(href)}
     >
       <span className={styles.chipLabel}>{label}</span>
-      <span className={styles.chipCount} id={countId}>{count.toLocaleString("en-US")}<span className="visually-hidden"> items</span></span>
+      <span className={styles.chipCount} id={countId}>{formatCount(count)}<span className="visually-hidden"> items</span></span>
     </button>
   );
 }

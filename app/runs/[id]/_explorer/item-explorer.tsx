@@ -1,7 +1,7 @@
 import { getDb, queryRunItems, type RunItemsPage } from "@/lib/db";
 import { ITEM_FILTER_HINTS, ITEM_FILTER_LABELS, ITEM_FILTERS, reasonKey, withFilter, type ItemQuery } from "@/lib/runs/item-query";
 import type { RunStatus } from "@/lib/runs/types";
-import { formatCount } from "../../_lib/format";
+import { formatCount } from "@/app/_lib/format";
 import { explorerHref } from "../../_lib/item-links";
 import { ViewDownloads } from "../downloads";
 import { ExplorerFrame, NavButton, NavLink } from "./explorer-nav";
@@ -22,12 +22,14 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
   const active = run.status === "queued" || run.status === "running";
   const result = await queryRunItems(getDb(), runId, query);
   const shown = { ...query, page: result.page };
+  // New results may come in by themselves only where no row the reader is looking at would move.
+  const following = result.rows.length === 0 || (result.page === 1 && query.filter === "all" && query.reason === undefined && !query.q);
   return (
     <section id="items" className={`card ${styles.explorer}`} aria-labelledby="items-heading">
       <div className={styles.head}>
         <h2 id="items-heading">Items</h2>
         <span className="muted">{summary(result, query)}</span>
-        <LiveSync runId={runId} shownStatus={run.status} shownDone={run.done} />
+        <LiveSync runId={runId} shownStatus={run.status} shownDone={run.done} following={following} />
       </div>
       <ExplorerFrame>
         <div className={styles.toolbar}>

@@ -1,6 +1,6 @@
 import type { RunItemRow } from "@/lib/db";
 import { withSort, type ItemQuery, type ItemSortKey } from "@/lib/runs/item-query";
-import { formatLatency, formatScore } from "../../_lib/format";
+import { formatLatency, formatScore } from "@/app/_lib/format";
 import { explorerHref, itemHref, itemRowId } from "../../_lib/item-links";
 import { NavLink } from "./explorer-nav";
 import styles from "./explorer.module.css";

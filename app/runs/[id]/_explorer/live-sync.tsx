@@ -4,16 +4,19 @@ import { hashKey, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import type { RunStatus } from "@/lib/runs/types";
-import type { RunLivePayload } from "../../_lib/live-payload";
+import { formatCount } from "@/app/_lib/format";
+import type { RunLivePayload } from "../../../_lib/live-payload";
 import { runKeys } from "../../_lib/query-keys";
 import styles from "./explorer.module.css";
 
 /**
  * Keeps the server-rendered table honest next to the live view it sits under, by reading the live data the page
  * already polls (no request of its own). When the run's status changes (it finished; a retry or resume restarted it)
- * the table is reloaded at once; while it runs, new results are offered rather than shuffled in under the reader.
+ * the table is reloaded at once. While it runs, new results come in by themselves when the table is `following`
+ * (empty, or the first page of all items: nothing the reader is studying would move); on any other view, where
+ * rows would jump under the reader, they are offered with a button instead.
  */
-export function LiveSync({ runId, shownStatus, shownDone }: { runId: number; shownStatus: RunStatus; shownDone: number }) {
+export function LiveSync({ runId, shownStatus, shownDone, following }: { runId: number; shownStatus: RunStatus; shownDone: number; following: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [live, setLive] = useState<{ status: RunStatus; done: number } | null>(null);
@@ -32,15 +35,17 @@ export function LiveSync({ runId, shownStatus, shownDone }: { runId: number; sho
   }, [queryClient, runId]);
 
   const statusChanged = live !== null && live.status !== shownStatus;
-  useEffect(() => {
-    if (statusChanged) startTransition(() => router.refresh());
-  }, [statusChanged, router]);
-
   const newResults = live === null || statusChanged ? 0 : live.done - shownDone;
-  if (newResults <= 0) return null;
+  // One reload at a time: the next poll after it lands asks again if more results came meanwhile.
+  const reload = (statusChanged || (following && newResults > 0)) && !pending;
+  useEffect(() => {
+    if (reload) startTransition(() => router.refresh());
+  }, [reload, router]);
+
+  if (following || newResults <= 0) return null;
   return (
     <button type="button" className={styles.refresh} onClick={() => startTransition(() => router.refresh())} disabled={pending}>
-      {pending ? "Loading…" : `${newResults.toLocaleString("en-US")} new result${newResults === 1 ? "" : "s"} · show`}
+      {pending ? "Loading…" : `${formatCount(newResults)} new result${newResults === 1 ? "" : "s"} · show`}
     </button>
   );
 }

@@ -1,6 +1,6 @@
 import { guardedRoute } from "@/app/_lib/http";
 import { RunParamsSchema } from "@/app/_lib/ids";
-import { loadRunLive } from "@/app/runs/_lib/live-payload";
+import { loadRunLive } from "@/app/_lib/live-payload";
 import { getDb } from "@/lib/db";
 
 /** The run page's live data: progress, derived rates, the downsampled accuracy curve and failure reasons. */

@@ -1,6 +1,6 @@
 import { guardedRoute } from "@/app/_lib/http";
 import { RunParamsSchema } from "@/app/_lib/ids";
-import { WorkspaceFileQuerySchema, workspaceFileResponse } from "@/app/runs/_lib/workspace-file";
+import { WorkspaceFileQuerySchema, workspaceFileResponse } from "@/app/_lib/workspace-file";
 import { dataDirectory, getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";

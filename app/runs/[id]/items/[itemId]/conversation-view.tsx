@@ -2,7 +2,7 @@ import { splitAnswerTags } from "@/lib/eval/answer-highlight";
 import { buildRefinementPrompt } from "@/lib/prompts/user-prompt";
 import { goldsInPassage, parseUserPrompt } from "@/lib/prompts/parse-user-prompt";
 import type { ConversationEntry } from "@/lib/runs/types";
-import { formatCount } from "../../../_lib/format";
+import { formatCount } from "@/app/_lib/format";
 import { CopyButton } from "./copy-button";
 import styles from "./item.module.css";
 

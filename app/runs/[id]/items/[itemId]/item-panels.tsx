@@ -3,7 +3,7 @@ import type { ItemInOtherRun } from "@/lib/db";
 import { highlightAnswer, type TextSegment } from "@/lib/eval/answer-highlight";
 import type { ItemQuery } from "@/lib/runs/item-query";
 import type { StoredItemResult } from "@/lib/runs/types";
-import { formatCount, formatDateTime, formatLatency, formatScore, modelLabel } from "../../../_lib/format";
+import { formatCount, formatDateTime, formatLatency, formatScore, modelLabel } from "@/app/_lib/format";
 import { itemHref } from "../../../_lib/item-links";
 import styles from "./item.module.css";
 

@@ -3,13 +3,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb, getItemConversation, getStoredResult, getItemNeighbours, listItemInOtherRuns, getRunWithNames } from "@/lib/db";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
-import { formatCount, modelLabel } from "../../../_lib/format";
+import { formatCount, modelLabel } from "@/app/_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
 import { foundOrNotFound, idOrNotFound } from "../../../../_lib/not-found";
 import { AnswerSummary, ItemFacts, OtherRuns } from "./item-panels";
 import { ExecItemDetails } from "../../../_components/exec-item-details";
 import { ConversationView } from "./conversation-view";
-import { ItemNav } from "./item-nav";
+import { ItemNav } from "@/app/_components/item-nav";
 import styles from "./item.module.css";
 
 // Reads the database on every request.

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useLayoutEffect } from "react";
-import styles from "./item.module.css";
+import styles from "./item-nav.module.css";
 
 /** True when a key press is meant for a field (or carries a modifier), so the page's shortcuts stay out of its way. */
 function isForAField(event: KeyboardEvent): boolean {

@@ -2,8 +2,9 @@
  * What a dataset upload may be, shared by the upload form (to refuse a file before sending it) and
  * POST /api/datasets (which decides). Pure: imported by a client component.
  */
-import type { ErrorBody } from "../_lib/http";
-import { extensionOf, formatBytes } from "../_components/format";
+import type { ErrorBody } from "./http";
+import { formatBytes } from "@/app/_lib/format";
+import { extensionOf } from "@/app/_lib/file-name";
 
 /**
  * Larger than any QA set we expect (SearchQA's 140k items are ~700 MB only with full snippets); the
