@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { RunWithNames } from "@/lib/db";
 import { formatCount, formatScore } from "@/app/_lib/format";
 import styles from "./home.module.css";
+import { meanOf } from "@/lib/runs/metrics";
 
 /** The latest runs, newest first, with their scores so far. */
 export function RecentRuns({ runs }: { runs: RunWithNames[] }) {
@@ -43,8 +44,8 @@ export function RecentRuns({ runs }: { runs: RunWithNames[] }) {
                   {formatCount(run.nDone)} / {formatCount(run.itemsTotal)}
                 </span>
               </td>
-              <td className="num">{formatScore(run.nDone ? run.emSum / run.nDone : null)}</td>
-              <td className="num">{formatScore(run.nDone ? run.f1Sum / run.nDone : null)}</td>
+              <td className="num">{formatScore(meanOf(run.emSum, run.nDone))}</td>
+              <td className="num">{formatScore(meanOf(run.f1Sum, run.nDone))}</td>
             </tr>
           );
         })}

@@ -70,8 +70,9 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
-/** A latency in ms: seconds with two decimals under a minute ("1.25 s"), then minutes ("2m 05s"). */
-export function formatLatency(ms: number): string {
+/** A latency in ms: seconds with two decimals under a minute ("1.25 s"), then minutes ("2m 05s"); "–" when unknown. */
+export function formatLatency(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "–";
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds.toFixed(2)} s`;
   return formatDuration(seconds);

@@ -3,6 +3,7 @@ import { compareHref, MAX_COMPARED_RUNS, type CompareQuery } from "@/lib/compare
 import { type Db, listRunsWithNames } from "@/lib/db";
 import { formatScore, modelLabel } from "@/app/_lib/format";
 import styles from "./compare.module.css";
+import { meanOf } from "@/lib/runs/metrics";
 
 /** Other runs on the same dataset (only those: nothing else pairs item by item), each a link adding it to the selection. */
 export async function RunPicker({ db, query, datasetId }: { db: Db; query: CompareQuery; datasetId: number }) {
@@ -18,7 +19,7 @@ export async function RunPicker({ db, query, datasetId }: { db: Db; query: Compa
               #{run.id}{run.name ? ` ${run.name}` : ""} · {run.skillName} v{run.skillVersion} · {modelLabel(run)}
             </Link>{" "}
             <span className={`badge ${run.status}`}>{run.status}</span>{" "}
-            <span className="hint">{run.nDone} items · EM {formatScore(run.emSum / run.nDone)}</span>
+            <span className="hint">{run.nDone} items · EM {formatScore(meanOf(run.emSum, run.nDone))}</span>
           </li>
         ))}
       </ul>

@@ -3,8 +3,8 @@ import { verdict } from "@/lib/compare/summary";
 import { formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
+import { meanOf } from "@/lib/runs/metrics";
 
-const mean = (sum: number, n: number) => (n > 0 ? sum / n : null);
 
 /** Each run's own figures (over all the items it scored), the reference first. */
 export function RunsTable({ runs }: { runs: ComparedRun[] }) {
@@ -28,12 +28,12 @@ export function RunsTable({ runs }: { runs: ComparedRun[] }) {
             <td><Link href={`/skills/${run.skillId}?version=${run.skillVersion}`}>{run.skillName} v{run.skillVersion}</Link></td>
             <td>{modelLabel(run)}</td>
             <td className="num">{formatCount(run.nDone)}</td>
-            <td className="num">{formatScore(mean(run.emSum, run.nDone))}</td>
-            <td className="num">{formatScore(mean(run.f1Sum, run.nDone))}</td>
-            <td className="num">{formatScore(mean(run.subEmSum, run.nDone))}</td>
+            <td className="num">{formatScore(meanOf(run.emSum, run.nDone))}</td>
+            <td className="num">{formatScore(meanOf(run.f1Sum, run.nDone))}</td>
+            <td className="num">{formatScore(meanOf(run.subEmSum, run.nDone))}</td>
             <td className="num">{formatCount(run.nErrors)}</td>
             <td className="num">{formatCount(run.nTimeouts)}</td>
-            <td className="num">{run.nDone > 0 ? formatLatency(run.latencyMsSum / run.nDone) : "–"}</td>
+            <td className="num">{formatLatency(meanOf(run.latencyMsSum, run.nDone))}</td>
             <td className="num">{formatCount(run.promptTokens + run.completionTokens)}</td>
           </tr>
         ))}

@@ -1,4 +1,5 @@
 import { getDataset, getRunWithNames, getSkillVersion, type Db } from "../db";
+import { runMeans } from "../runs/metrics";
 
 /**
  * Everything about a run but its items, as one JSON document: the configuration snapshot (which never
@@ -9,7 +10,7 @@ export async function buildRunSummary(db: Db, runId: number) {
   const run = await getRunWithNames(db, runId);
   const [dataset, skill] = await Promise.all([getDataset(db, run.datasetId), getSkillVersion(db, run.skillVersionId)]);
   const n = run.nDone;
-  const mean = (sum: number) => (n ? sum / n : null);
+  const means = runMeans(run);
   return {
     run: {
       id: run.id,
@@ -28,7 +29,7 @@ export async function buildRunSummary(db: Db, runId: number) {
     skill: { version_id: skill.id, name: skill.skillName, version: skill.version, sha256: skill.hash, size_bytes: skill.sizeBytes },
     // sha256 is the file's (what `sha256sum` prints; null when not recorded), items_sha256 that of the parsed items.
     dataset: { id: dataset.id, name: dataset.name, file_name: dataset.fileName, sha256: dataset.fileSha256, items_sha256: dataset.hash, item_count: dataset.itemCount },
-    metrics: { n, em: mean(run.emSum), f1: mean(run.f1Sum), sub_em: mean(run.subEmSum) },
+    metrics: { n, em: means.em, f1: means.f1, sub_em: means.subEm },
     counts: {
       items_total: run.itemsTotal,
       done: n,
@@ -39,7 +40,7 @@ export async function buildRunSummary(db: Db, runId: number) {
     },
     tokens: { prompt: run.promptTokens, completion: run.completionTokens },
     calls: { retries: run.retries, rate_limited: run.rateLimited },
-    timings: { active_s: run.activeMs / 1000, mean_latency_ms: mean(run.latencyMsSum) },
+    timings: { active_s: run.activeMs / 1000, mean_latency_ms: means.latencyMs },
   };
 }
 

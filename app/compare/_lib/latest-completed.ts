@@ -1,4 +1,5 @@
 import type { RunWithNames } from "@/lib/db";
+import { runMeans } from "@/lib/runs/metrics";
 
 /** One cell of the comparison: the latest completed run of a skill version on a dataset. */
 export interface ComparisonRow {
@@ -26,8 +27,8 @@ export function latestCompletedBySkillVersion(runs: readonly RunWithNames[]): Da
     if (run.status !== "completed") continue;
     const key = `${run.datasetId}:${run.skillVersionId}`;
     const current = latest.get(key);
-    const mean = (sum: number) => (run.nDone > 0 ? sum / run.nDone : null);
-    const row: ComparisonRow = { run, em: mean(run.emSum), f1: mean(run.f1Sum), subEm: mean(run.subEmSum), completedRuns: (current?.completedRuns ?? 0) + 1 };
+    const { em, f1, subEm } = runMeans(run);
+    const row: ComparisonRow = { run, em, f1, subEm, completedRuns: (current?.completedRuns ?? 0) + 1 };
     if (!current || isLater(run, current.run)) latest.set(key, row);
     else current.completedRuns = row.completedRuns;
   }

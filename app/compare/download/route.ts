@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { downloadResponse } from "@/lib/export/byte-stream";
 import { attachmentDisposition, downloadFileName } from "@/lib/export/file-names";
 import { loadComparison } from "../_lib/load-comparison";
+import { runMeans } from "@/lib/runs/metrics";
 
 // Reads the database on every request.
 export const dynamic = "force-dynamic";
@@ -33,12 +34,13 @@ export const GET = guardedRoute({ query: CompareDownloadQuerySchema }, async (_r
   // Runs it could not find end the list it loaded; runs that cannot be compared (other datasets) do not.
   if (!load.ok) throw new HttpError(load.runs.length < runIds.length ? 404 : 400, load.message);
   const reference = load.runs[0]!.run;
-  const chunks = comparisonCsv(load.runs.map(({ run, difference, paired }) => ({
-    id: run.id, skill: run.skillName, version: run.skillVersion, model: run.model, nDone: run.nDone,
-    em: run.nDone ? run.emSum / run.nDone : null, f1: run.nDone ? run.f1Sum / run.nDone : null, subEm: run.nDone ? run.subEmSum / run.nDone : null,
-    errors: run.nErrors, timeouts: run.nTimeouts, meanLatencyMs: run.nDone ? run.latencyMsSum / run.nDone : null,
-    tokens: run.promptTokens + run.completionTokens, difference, paired,
-  })));
+  const chunks = comparisonCsv(load.runs.map(({ run, difference, paired }) => {
+    const { em, f1, subEm, latencyMs } = runMeans(run);
+    return {
+      id: run.id, skill: run.skillName, version: run.skillVersion, model: run.model, nDone: run.nDone, em, f1, subEm,
+      errors: run.nErrors, timeouts: run.nTimeouts, meanLatencyMs: latencyMs, tokens: run.promptTokens + run.completionTokens, difference, paired,
+    };
+  }));
   const fileName = downloadFileName("comparison", runIds.join("-"), `${reference.datasetName} ${reference.skillName}`, "csv");
   return downloadResponse(chunks, { contentType: "text/csv; charset=utf-8", fileName, disposition: attachmentDisposition(fileName) });
 });

@@ -7,6 +7,7 @@ import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { RunSettingsSchema, type RunConfig } from "../../runs";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
 import { CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
+import { runMeans } from "../../runs/metrics";
 
 const OPTIONS = {
   dataset: { type: "string" },
@@ -126,14 +127,15 @@ async function createFromOptions(db: Db, values: RunOptionValues, notices: strin
 /** The final stdout line. Means are over the items that have a result. */
 export function runSummary(run: RunRecord, wallS: number) {
   const n = run.nDone;
-  const mean = (sum: number) => (n ? sum / n : 0);
+  // The CLI's line has always said 0 for a run with no result (not null): scripts read it as a number.
+  const means = runMeans(run);
   return {
     run_id: run.id,
     status: run.status,
     n,
-    em: mean(run.emSum),
-    f1: mean(run.f1Sum),
-    sub_em: mean(run.subEmSum),
+    em: means.em ?? 0,
+    f1: means.f1 ?? 0,
+    sub_em: means.subEm ?? 0,
     errors: run.nErrors,
     timeouts: run.nTimeouts,
     wall_s: Math.round(wallS * 1000) / 1000,
