@@ -7,4 +7,6 @@ export { DatasetValidationError, MAX_REPORTED_ISSUES, formatIssue, type DatasetI
 export { detectFormat } from "./detect";
 export { parseDatasetFile, parseDatasetStream, parseDatasetText, type DatasetSource, type ParseOptions } from "./parse";
 export { hashDatasetItems } from "./hash";
+export { MAX_FIELD_CHARS, MAX_ID_CHARS, MAX_METADATA_FIELDS, MAX_NESTING_DEPTH, MAX_RECORD_CHARS } from "./limits";
+export { shareEventLoop } from "./time-slice";
 export { computeDatasetStats, type DatasetStats, type Distribution } from "./stats";

@@ -48,7 +48,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
           name: DEMO_DATASET_NAME,
           fileName: DEMO_DATASET_FILE,
           format: "jsonl",
-          hash: hashDatasetItems(demo.items),
+          hash: await hashDatasetItems(demo.items),
           items: demo.items,
         });
         await addSkillVersion(inner, { name: DEMO_SKILL_NAME, content: demo.initialSkill, note: "starting skill" });

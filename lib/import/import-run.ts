@@ -49,7 +49,7 @@ export async function planImport(db: Db, parsed: ParsedResults, input: { file: s
     items.push({ id: result.itemId, question: result.question, answers: result.goldAnswers, context: "" });
   }
   if (issues.count > 0) throw issues.toError(input.file);
-  const hash = hashDatasetItems(items);
+  const hash = await hashDatasetItems(items);
   const existing = await findDatasetByHash(db, hash);
   // Placeholder ids (0-based positions): replaced by the stored rows' ids once the dataset exists.
   const results = parsed.results.map((result, index) => ({ ...withoutLine(result), datasetItemId: index }));

@@ -70,7 +70,7 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
   if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
   if (items.length === 0) return reply(400, { error: `${fileName}: the file has no items; nothing was stored.`, file: fileName, issues: [{ message: "the file has no items" }] });
 
-  const hash = hashDatasetItems(items);
+  const hash = await hashDatasetItems(items);
   const duplicate = await findDatasetByHash(db, hash);
   const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, items });
   return reply(201, { id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null });
