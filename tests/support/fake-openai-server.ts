@@ -10,11 +10,12 @@
  * else the first `[TLE]` title of the context, else "unknown". Usage counts ~ characters / 4.
  *
  * Faults are chosen per request by a FaultPlan (see the helpers below), so a test can script e.g.
- * "429 on the first attempt of every item" or "hang on question 3".
+ * "429 on the first attempt of every item", "hang on question 3", or a seeded random mix (faultAtRandom).
  */
 
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { seededRandom } from "../../lib/stats/random";
 
 export type Fault =
   | { kind: "status"; status: number; retryAfter?: string; body?: string }
@@ -25,6 +26,8 @@ export type Fault =
   | { kind: "empty-choices" }
   /** Destroys the socket without a response. */
   | { kind: "reset" }
+  /** 200 with headers announcing a whole body, half of it, then the connection drops. */
+  | { kind: "cut" }
   /** Waits, then answers normally. */
   | { kind: "delay"; ms: number };
 
@@ -127,6 +130,24 @@ export function faultSequence(faults: (Fault | undefined)[]): FaultPlan {
   return { pick: (ctx) => faults[ctx.requestIndex] };
 }
 
+/**
+ * A seeded random mix, for soak tests: each request gets `fault` with probability `rate` (rates add up to at most 1),
+ * else answers normally. The same seed gives the same sequence of picks.
+ */
+export function faultAtRandom(seed: number, faults: { rate: number; fault: Fault }[]): FaultPlan {
+  const random = seededRandom(seed);
+  return {
+    pick: () => {
+      let roll = random();
+      for (const { rate, fault } of faults) {
+        if (roll < rate) return fault;
+        roll -= rate;
+      }
+      return undefined;
+    },
+  };
+}
+
 /** The first plan that picks a fault wins. */
 export function combineFaults(...plans: FaultPlan[]): FaultPlan {
   return { pick: (ctx) => plans.map((plan) => plan.pick(ctx)).find((fault) => fault !== undefined) };
@@ -226,6 +247,13 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
       return send(res, 200, "<html>upstream proxy error {not json", { "content-type": fault.contentType ?? "application/json" });
     }
     if (fault?.kind === "delay") await wait(fault.ms);
+    if (fault?.kind === "cut") {
+      const body = JSON.stringify({ id: `chatcmpl-fake-${requestIndex}`, object: "chat.completion", choices: [] });
+      byStatus[200] = (byStatus[200] ?? 0) + 1;
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+      res.write(body.slice(0, body.length >> 1), () => req.socket.destroy());
+      return;
+    }
 
     const content = fault?.kind === "empty-choices" ? "" : await (options.answer ?? defaultAnswer)({ model, messages, body });
     const promptChars = messages.reduce((sum, message) => sum + message.content.length, 0);
