@@ -2,7 +2,9 @@
 // posted to a real `next start`. Each gets the right status and error (file, line, field), stores nothing (no dataset,
 // item or run row, not even a hidden one), and the server keeps answering a health check within a second while it is
 // processed. The large files are generated while they are sent, never written to the repository. The skill upload (a
-// server action) gets the same treatment through the function behind it and through the CLI.
+// server action) gets the same treatment through the function behind it and through the CLI. The cases go one after
+// another over the same kept-alive connections, as a client's uploads do: a file refused for its first bytes must not
+// leave its connection unusable for the next request (it did: the next upload hung ~6 s, then was reset).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

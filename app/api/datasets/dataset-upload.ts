@@ -8,7 +8,7 @@ import {
   type DatasetUploadResponse,
   type UploadIssue,
 } from "@/app/datasets/dataset-upload-rules";
-import { BodyTooLargeError, countBytes } from "./count-bytes";
+import { BodyTooLargeError, countBytes, discardRest } from "./count-bytes";
 
 const UploadQuerySchema = z.object({
   name: z
@@ -37,10 +37,21 @@ function tooLarge(limit: number): Response {
 
 /**
  * POST /api/datasets?name=…&fileName=… with the raw file as the body. The body is streamed into the
- * validating parser (never read whole as text), then every item is stored in one transaction, so a
- * file with any problem stores nothing. 201 {id, …}; 400 {error, issues} naming line and field; 413 over the limit.
+ * validating parser (never read whole as text), then the items are stored (lib/db importDataset: short
+ * transactions under a dataset hidden until complete), so a file with any problem stores nothing. 201 {id, …}; 400 {error, issues} naming line and field; 413 over the limit.
  */
 export async function handleDatasetUpload(db: Db, request: Request, { maxBytes = MAX_DATASET_BYTES } = {}): Promise<Response> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) return tooLarge(maxBytes);
+  if (request.body === null) return reply(400, { error: "The request has no body: send the file's bytes as the body." });
+  const body = countBytes(request.body, maxBytes);
+  const response = await answerUpload(db, request, body, declared);
+  // Whatever was refused early, the rest of the body is read so the connection serves the client's next request.
+  await discardRest(body.stream);
+  return response;
+}
+
+async function answerUpload(db: Db, request: Request, body: ReturnType<typeof countBytes>, declared: number): Promise<Response> {
   const url = new URL(request.url);
   const query = UploadQuerySchema.safeParse({
     name: url.searchParams.get("name") ?? undefined,
@@ -52,16 +63,11 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
   }
   const { name, fileName } = query.data;
 
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) return tooLarge(maxBytes);
-  if (request.body === null) return reply(400, { error: "The request has no body: send the file's bytes as the body." });
-
-  const body = countBytes(request.body, maxBytes);
   let items: DatasetItem[];
   try {
     items = await parseDatasetStream(body.stream, { fileName });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return tooLarge(maxBytes);
+    if (error instanceof BodyTooLargeError) return tooLarge(error.limit);
     if (!(error instanceof DatasetValidationError)) throw error;
     // A cut-off body makes a misleading syntax error at its end; say what really happened.
     if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
