@@ -1,5 +1,6 @@
 import { DatasetItemCollector, type DatasetReader } from "./collector";
-import { JsonScanner, lineAndColumnAt, linesAtOffsets, ScanFailure, type ItemRanges } from "./json-scan";
+import { JsonScanner, ScanFailure, type ItemRanges } from "./json-scan";
+import { lineAndColumnAt, linesAtOffsets } from "./text-lines";
 import { MAX_RECORD_CHARS } from "./limits";
 import { describeOversizedRecord } from "./oversized-record";
 import { describeValue } from "./record";

@@ -1,5 +1,6 @@
 import { DatasetItemCollector, type DatasetReader } from "./collector";
-import { lineAndColumnAt, scanJson } from "./json-scan";
+import { scanJson } from "./json-scan";
+import { lineAndColumnAt } from "./text-lines";
 import { LineSplitter, type SplitLine } from "./line-splitter";
 import { describeOversizedRecord } from "./oversized-record";
 import type { DatasetItem } from "./types";
