@@ -126,3 +126,21 @@ describe("hostile skill uploads (the form's action, and the CLI)", () => {
     }
   }, 60_000);
 });
+
+describe("hostile dataset files given to the CLI (dataset import)", () => {
+  const chosen = ["a CSV with 1,000,000 columns (9.9 MB)", "a 5 MB question", "a JSON document nested 3,000 levels deep", "Latin-1 text (not UTF-8)"];
+  it.each(HOSTILE_DATASETS.filter((hostile) => chosen.includes(hostile.name)).map((hostile) => [hostile.name, hostile] as const))("%s", async (_name, hostile) => {
+    const t = createTestDb();
+    try {
+      const file = join(t.dir, hostile.fileName);
+      writeFileSync(file, hostile.body() as Uint8Array);
+      const cli = await runCli(["dataset", "import", file], { databaseUrl: t.url });
+      expect(cli.code, cli.stderr).toBe(2);
+      expect(cli.stderr).toMatch(hostile.error!);
+      expect(cli.stdout).toBe("");
+      expect(await t.db.dataset.count()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});

@@ -2,6 +2,7 @@ import { itemWorkspaceDirectory, listWorkspaceFiles, readWorkspaceFile, SKILL_FI
 import { dataDirectory, getDb, getItemConversation, getItemExec, getRun } from "@/lib/db";
 import type { ReactNode } from "react";
 import type { ItemExecRecord } from "@/lib/rollout/types";
+import { visibleText } from "@/lib/text/visible-text";
 import { formatCount } from "../_lib/format";
 import { workspaceFilePath } from "../_lib/workspace-file";
 import styles from "./agent.module.css";
@@ -40,11 +41,11 @@ export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId
       </details>
       <details className={styles.block}>
         <summary>SKILL.md <span className={styles.note}>{SKILL_FILE}</span></summary>
-        <pre>{run.systemPrompt}</pre>
+        <pre>{visibleText(run.systemPrompt)}</pre>
       </details>
       <details className={styles.block} open>
         <summary>task.md <span className={styles.note}>{TASK_FILE}{exec.invocations > 1 ? ", last turn" : ""}</span></summary>
-        <pre>{conversation?.userPrompt ?? ""}</pre>
+        <pre>{visibleText(conversation?.userPrompt ?? "")}</pre>
       </details>
       <Output label="stdout" text={exec.stdout} bytes={exec.stdoutBytes} truncated={exec.stdoutTruncated} open />
       <Output label="stderr" text={exec.stderr} bytes={exec.stderrBytes} truncated={exec.stderrTruncated} open={exec.exitCode !== 0} />
@@ -88,7 +89,8 @@ function Output({ label, text, bytes, truncated, open }: { label: string; text: 
       <summary>
         {label} <span className={styles.note}>{formatCount(bytes)} bytes{truncated ? ", cut: its beginning and end are kept" : ""}</span>
       </summary>
-      <pre>{text || "(empty)"}</pre>
+      {/* An agent's output is full of "\r" (progress bars): shown visibly, so the page hydrates (see visible-text.ts). */}
+      <pre>{text ? visibleText(text) : "(empty)"}</pre>
     </details>
   );
 }
@@ -119,7 +121,7 @@ async function WorkspaceFiles({ runId, itemId, workspace, entries, truncated }: 
               ) : row.text !== null ? (
                 <details>
                   <summary>{row.path}</summary>
-                  <pre>{row.text}</pre>
+                  <pre>{visibleText(row.text)}</pre>
                 </details>
               ) : (
                 <a href={workspaceFilePath(runId, itemId, row.path)}>{row.path}</a>
