@@ -30,7 +30,7 @@ const statuses = Object.entries(report.modelRequests.byStatus).map(([status, cou
 console.log(`soak: ${report.seconds.toFixed(0)} s; ${report.modelRequests.total} model requests (${statuses}; hangs and resets have no status)`);
 console.log(`soak: killed with SIGKILL at ${report.killedAt.join(", ")} stored results`);
 for (const run of report.runs) {
-  console.log(`soak: run ${run.runId}: ${run.results} results in ${run.seconds} s ${JSON.stringify(run.byStatus)}; server RSS after it ${run.rssMb} MB`);
+  console.log(`soak: run ${run.runId}: ${run.results} results in ${run.seconds} s ${JSON.stringify(run.byStatus)}; server RSS ${run.rssFloorMb}–${run.rssPeakMb} MB`);
 }
 console.log(report.problems.length === 0 ? "soak: every check passed" : `soak: FAILED\n${report.problems.map((p) => `  - ${p}`).join("\n")}`);
 process.exitCode = report.problems.length === 0 ? 0 : 1;
