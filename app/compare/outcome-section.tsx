@@ -6,6 +6,7 @@ import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 import { GroupButtons } from "./group-buttons";
 import { SideBySide } from "./side-by-side";
+import { CELL_TEXT_CHARS, ShownText } from "../_components/shown-text";
 
 const PAGE_SIZE = 100;
 const TONES: Record<OutcomeGroup, "good" | "bad" | "neutral"> = {
@@ -83,7 +84,7 @@ async function GroupList({ db, referenceId, focusId, group, ids, query }: {
             return (
               <tr key={itemId}>
                 <td className={styles.nowrap}><Link href={compareHref({ ...query, group, item: itemId, page: undefined })}>{itemId}</Link></td>
-                <td className={`${styles.text} ${styles.clip}`}>{a?.question}</td>
+                <td className={`${styles.text} ${styles.clip}`}>{a ? <ShownText text={a.question} max={CELL_TEXT_CHARS} /> : null}</td>
                 <td className={`${styles.text} ${a && a.em >= 1 ? styles.right : styles.wrong}`}>{a?.predictedAnswer || <span className="muted">(none)</span>}</td>
                 <td className={`${styles.text} ${b && b.em >= 1 ? styles.right : styles.wrong}`}>{b?.predictedAnswer || <span className="muted">(none)</span>}</td>
                 <td className={`num ${styles.nowrap}`}>{formatScore(a?.f1)} → {formatScore(b?.f1)}</td>

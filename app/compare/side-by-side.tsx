@@ -5,10 +5,11 @@ import type { StoredItemResult } from "@/lib/runs/types";
 import { ItemNav } from "@/app/_components/item-nav";
 import { formatCount, formatLatency, formatScore } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
+import { visibleText } from "@/lib/text/visible-text";
 import styles from "./compare.module.css";
 
 function Marked({ segments, className }: { segments: { text: string; match?: boolean; changed?: boolean }[]; className: string | undefined }) {
-  return <>{segments.map((segment, index) => (segment.match || segment.changed ? <mark key={index} className={className}>{segment.text}</mark> : <span key={index}>{segment.text}</span>))}</>;
+  return <>{segments.map((segment, index) => (segment.match || segment.changed ? <mark key={index} className={className}>{visibleText(segment.text)}</mark> : <span key={index}>{visibleText(segment.text)}</span>))}</>;
 }
 
 /**
@@ -37,8 +38,8 @@ export async function SideBySide({ db, runs, focus, query, ids }: {
       {known ? (
         <div className={styles.itemHead}>
           <h3>Item <code>{query.item}</code></h3>
-          <p className={styles.question}>{known.question}</p>
-          <p><span className="muted">Gold answers:</span> {known.goldAnswers.map((gold, index) => <span key={index} className={styles.gold}>{gold}</span>)}</p>
+          <p className={styles.question}>{visibleText(known.question)}</p>
+          <p><span className="muted">Gold answers:</span> {known.goldAnswers.map((gold, index) => <span key={index} className={styles.gold}>{visibleText(gold)}</span>)}</p>
         </div>
       ) : (
         <p className="muted">No run has a result for item {query.item}.</p>
@@ -78,7 +79,7 @@ function ResultColumn({ result, referenceResponse }: { result: StoredItemResult;
         <span className={`badge ${result.status}`}>{result.status}</span>
         <span className="hint">{formatLatency(result.latencyMs)}</span>
       </p>
-      {result.failReason && result.status !== "wrong" ? <p className="error-box">{result.failReason}</p> : null}
+      {result.failReason && result.status !== "wrong" ? <p className="error-box">{visibleText(result.failReason)}</p> : null}
       <details open className={styles.response}>
         <summary>Full response{referenceResponse !== null ? <span className="hint"> (words not in the reference&apos;s response marked)</span> : null}</summary>
         <pre className={styles.pre} data-testid="compare-response">
@@ -86,7 +87,7 @@ function ResultColumn({ result, referenceResponse }: { result: StoredItemResult;
             <Marked segments={wordChanges(referenceResponse, result.response)} className={styles.inserted} />
           ) : (
             splitAnswerTags(result.response).map((segment, at) => (
-              <span key={at} className={segment.kind === "text" ? undefined : styles.answerTag}>{segment.text}</span>
+              <span key={at} className={segment.kind === "text" ? undefined : styles.answerTag}>{visibleText(segment.text)}</span>
             ))
           )}
         </pre>

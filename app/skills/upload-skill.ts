@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addSkillVersion, type Db } from "@/lib/db";
+import { decodeUtf8, NOT_UTF8_MESSAGE } from "@/lib/text/utf8";
 import {
   MAX_SKILL_BYTES,
   MAX_SKILL_NAME_LENGTH,
@@ -42,14 +43,16 @@ const UploadSkillSchema = z.object({
 /**
  * FormData values as the schema expects them: missing fields and empty strings become undefined where
  * optional. The text may come as a string or as a Blob (the form sends a Blob: browsers turn line breaks
- * in text fields into CRLF, but send a Blob's bytes unchanged); a Blob too large to be a skill is not read.
+ * in text fields into CRLF, but send a Blob's bytes unchanged); a Blob too large to be a skill is not read, and one
+ * that is not UTF-8 is refused (the check datasets use) rather than read with replacement characters.
  */
-async function formFields(formData: FormData): Promise<Record<SkillUploadField, unknown>> {
+async function formFields(formData: FormData): Promise<Record<SkillUploadField, unknown> & { notUtf8?: true }> {
   const value = (key: SkillUploadField) => formData.get(key) ?? undefined;
   const optional = (key: SkillUploadField) => (value(key) === "" ? undefined : value(key));
-  const content = value("content");
-  const text = content instanceof Blob && content.size <= MAX_SKILL_BYTES ? await content.text() : content;
-  return { name: value("name"), note: optional("note"), content: text, fileName: optional("fileName") };
+  const fields = { name: value("name"), note: optional("note"), content: value("content"), fileName: optional("fileName") };
+  if (!(fields.content instanceof Blob) || fields.content.size > MAX_SKILL_BYTES) return fields;
+  const text = decodeUtf8(new Uint8Array(await fields.content.arrayBuffer()));
+  return text === undefined ? { ...fields, notUtf8: true } : { ...fields, content: text };
 }
 
 function failure(fields: Partial<Record<SkillUploadField, string>>): UploadSkillResult {
@@ -62,6 +65,10 @@ function failure(fields: Partial<Record<SkillUploadField, string>>): UploadSkill
  */
 export async function uploadSkill(db: Db, formData: FormData): Promise<UploadSkillResult> {
   const fields = await formFields(formData);
+  if (fields.notUtf8) {
+    const what = typeof fields.fileName === "string" ? fields.fileName : "The skill text";
+    return failure({ content: `${what} ${NOT_UTF8_MESSAGE}.` });
+  }
   if (fields.content instanceof Blob) {
     return failure({ content: skillSizeProblem("The skill text", fields.content.size) ?? "The skill text could not be read." });
   }

@@ -23,7 +23,7 @@ export async function importDatasetFile(db: Db, path: string, name?: string): Pr
   if (!isFile(path)) throw new CliInputError(`${path}: no such file`);
   const items = await parseDatasetFile(path);
   const fileSha256 = await sha256File(path);
-  return importDataset(db, { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), hash: hashDatasetItems(items), fileSha256, items });
+  return importDataset(db, { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), hash: await hashDatasetItems(items), fileSha256, items });
 }
 
 export function addSkillFile(db: Db, path: string, name?: string, note?: string): Promise<AddSkillVersionResult> {
@@ -34,13 +34,13 @@ export function addSkillFile(db: Db, path: string, name?: string, note?: string)
 export async function resolveDataset(db: Db, value: string, notice: (line: string) => void = logLine): Promise<DatasetRecord> {
   if (!isFile(value)) return getDataset(db, parseId("dataset", value));
   const items = await parseDatasetFile(value);
-  const existing = await findDatasetByHash(db, hashDatasetItems(items));
+  const existing = await findDatasetByHash(db, await hashDatasetItems(items));
   if (existing) {
     notice(`dataset ${existing.id} ("${existing.name}") has the same items as ${value}; using it`);
     return existing;
   }
   const fileSha256 = await sha256File(value);
-  const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: hashDatasetItems(items), fileSha256, items });
+  const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: await hashDatasetItems(items), fileSha256, items });
   notice(`imported ${value} as dataset ${dataset.id} (${dataset.itemCount} items)`);
   return dataset;
 }

@@ -2,10 +2,14 @@ import { IssueList, type DatasetIssue, type RecordLocation } from "./errors";
 import { validateRecord, type RecordCheck } from "./record";
 import type { DatasetItem } from "./types";
 
-/** What every format reader offers: feed decoded text in order, then get the validated items (or a throw). */
+/**
+ * What every format reader offers: feed decoded text in order, then get the validated items (or a throw). `finish` is
+ * stepwise (a generator yielding between steps) because a JSON file is only read there, and the caller may have to
+ * share the event loop while it is (lib/datasets/time-slice.ts).
+ */
 export interface DatasetReader {
   push(text: string): void;
-  finish(): DatasetItem[];
+  finish(): Generator<void, DatasetItem[]>;
 }
 
 /** How many duplicated ids the duplicate-id issue names, and how many places per id. */

@@ -1,7 +1,8 @@
 import Papa from "papaparse";
 import { DatasetItemCollector, type DatasetReader } from "./collector";
 import type { DatasetIssue } from "./errors";
-import { validateRecord } from "./record";
+import { formatCount, MAX_METADATA_FIELDS, MAX_RECORD_CHARS } from "./limits";
+import { ITEM_FIELD_NAMES, validateRecord } from "./record";
 import type { DatasetItem } from "./types";
 
 type Newline = "\n" | "\r";
@@ -18,14 +19,24 @@ interface RowStep {
  * its low-level Parser the way its ChunkStreamer does (parse what we have, keep the unfinished last row
  * for the next chunk) and count line breaks between row boundaries ourselves. A row's line is where its
  * record starts, even when a quoted field spans several lines.
+ *
+ * An unfinished row is parsed again only once the text held for it has doubled, so a very long row (or an unclosed
+ * quote that swallows the rest of the file) costs time linear in its length; past MAX_RECORD_CHARS it is refused and
+ * the rest of the file is not read.
  */
 export class CsvDatasetReader implements DatasetReader {
   private readonly collector: DatasetItemCollector;
   private parser: Papa.Parser | undefined;
   private newline: Newline | undefined;
-  /** Text after the last complete row, and the line it starts on. */
-  private pending = "";
+  /** Text after the last complete row (in pieces, joined when parsed), and the line it starts on. */
+  private pending: string[] = [];
+  private pendingLength = 0;
   private pendingLine = 1;
+  /** The pending text is parsed again once it is this long. */
+  private parseAt = 0;
+  private lastChar = "";
+  /** Set when a row passed the record limit: its issue says it all, and the rest of the file is ignored. */
+  private abandoned = false;
   // State of the parse call in progress, read by the step callback.
   private input = "";
   private rowStart = 0;
@@ -38,15 +49,23 @@ export class CsvDatasetReader implements DatasetReader {
   }
 
   push(text: string): void {
-    this.pending += text;
-    // The line break style is decided on the first one seen, so wait until there is one.
-    this.newline ??= detectNewline(this.pending, false);
+    if (this.abandoned || text === "") return;
+    // The line break style is decided on the first one seen, so wait until there is one. Only the new text (and the
+    // "\r" that may have ended the previous one) can hold it: the held text had none.
+    this.newline ??= detectNewline(this.lastChar + text, false);
+    this.lastChar = text[text.length - 1]!;
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength < this.parseAt) return;
     if (this.newline !== undefined) this.parse(false);
+    else this.refuseIfTooLong(this.pendingLength);
   }
 
-  finish(): DatasetItem[] {
-    this.newline ??= detectNewline(this.pending, true);
-    this.parse(true);
+  *finish(): Generator<void, DatasetItem[]> {
+    if (!this.abandoned) {
+      this.newline ??= detectNewline(this.pending.join(""), true);
+      this.parse(true);
+    }
     return this.collector.finish({
       emptyMessage: this.header === undefined ? "file is empty" : "no items (the file has only a header row)",
     });
@@ -60,13 +79,28 @@ export class CsvDatasetReader implements DatasetReader {
       quoteChar: '"',
       step: (step) => this.onRow(step as unknown as RowStep),
     });
-    this.input = this.pending;
+    this.input = this.pending.join("");
     this.rowStart = 0;
     this.rowLine = this.pendingLine;
     this.parser.parse(this.input, 0, !isLastChunk);
-    this.pending = this.input.slice(this.rowStart);
+    const rest = this.input.slice(this.rowStart);
+    this.pending = [rest];
+    this.pendingLength = rest.length;
+    this.parseAt = 2 * rest.length;
     this.pendingLine = this.rowLine;
     this.input = "";
+    this.refuseIfTooLong(rest.length);
+  }
+
+  private refuseIfTooLong(unfinishedRowLength: number): void {
+    if (unfinishedRowLength <= MAX_RECORD_CHARS) return;
+    this.collector.addIssue({
+      line: this.pendingLine,
+      message: `the row is longer than ${formatCount(MAX_RECORD_CHARS)} characters (is a quoted field never closed?); a row can be at most that long`,
+    });
+    this.abandoned = true;
+    this.pending = [];
+    this.pendingLength = 0;
   }
 
   private onRow(step: RowStep): void {
@@ -152,6 +186,15 @@ class CsvHeader {
     if (otherSeparator !== undefined) {
       // Every column would be "missing"; one issue naming the real cause is clearer.
       report(`fields must be separated by "," but this header seems to use ${JSON.stringify(otherSeparator)}`);
+      return;
+    }
+    const metadataColumns = this.columns.filter((column) => !ITEM_FIELD_NAMES.has(column));
+    if (metadataColumns.length > MAX_METADATA_FIELDS) {
+      report(
+        `the header has ${formatCount(this.columns.length)} columns, ${formatCount(metadataColumns.length)} of them metadata; ` +
+          `an item can carry at most ${MAX_METADATA_FIELDS} metadata fields`,
+        metadataColumns[MAX_METADATA_FIELDS],
+      );
       return;
     }
     const seen = new Set<string>();

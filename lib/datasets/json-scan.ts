@@ -1,9 +1,12 @@
 /**
- * A small strict JSON scanner used only after something went wrong: V8's JSON.parse messages do not
- * reliably carry a position on Node 20, and JSON.parse cannot say where each list element starts.
- * The scanner checks syntax (reporting the first error's offset) and records where the elements of
- * the dataset list begin — the top-level array, or the array under a top-level "data" key.
+ * A small strict JSON scanner. V8's JSON.parse messages do not reliably carry a position on Node 20, and JSON.parse
+ * cannot say where each list element starts nor parse a 170 MB document without stopping the server for a second or
+ * two. The scanner checks syntax (reporting the first error's offset) and records where each element of the dataset
+ * list begins and ends — the top-level array, or the array under a top-level "data" key — so a JSON dataset is parsed
+ * element by element (lib/datasets/json.ts), with pauses in between.
  */
+
+import { runToEnd } from "./time-slice";
 
 export interface JsonSyntaxProblem {
   /** Offset (UTF-16 code units) of the offending character. */
@@ -19,13 +22,19 @@ export interface JsonScan {
   itemOffsets?: number[];
 }
 
-class ScanFailure {
+export class ScanFailure {
   constructor(
     readonly offset: number,
     readonly message: string,
     readonly trailingContent = false,
   ) {}
 }
+
+/**
+ * Deeper than this the scanner stops (its recursion would overflow the stack). Far beyond what a record may nest
+ * (MAX_NESTING_DEPTH), so a record nested less deep still reaches the validation that names its field.
+ */
+export const MAX_SCAN_DEPTH = 512;
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const PLAIN_STRING_RUN = /[^"\\\u0000-\u001f]*/y;
@@ -34,33 +43,50 @@ const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 export function scanJson(text: string): JsonScan {
   const scanner = new JsonScanner(text);
   try {
-    scanner.scanDocument();
-    return scanner.itemOffsets ? { itemOffsets: scanner.itemOffsets } : {};
+    runToEnd(scanner.scanDocument());
+    return scanner.items ? { itemOffsets: scanner.items.starts } : {};
   } catch (error) {
     if (error instanceof ScanFailure) {
       return { syntaxProblem: { offset: error.offset, message: error.message, trailingContent: error.trailingContent } };
     }
-    // Absurdly deep nesting overflows the recursion; then we simply know nothing more.
-    if (error instanceof RangeError) return {};
     throw error;
   }
 }
 
-class JsonScanner {
+/** Where the elements of the dataset list are: element i is text.slice(starts[i], ends[i]). */
+export interface ItemRanges {
+  starts: number[];
+  ends: number[];
+}
+
+/**
+ * Checks a whole document's syntax and finds the dataset list in it (the top-level array, or the array under a
+ * top-level "data" key; like JSON.parse, the last "data" key wins). `scanDocument` yields after each element of that
+ * list so a caller can pause a long scan; it throws ScanFailure at the first error.
+ */
+export class JsonScanner {
   private pos = 0;
-  itemOffsets: number[] | undefined;
+  private depth = 0;
+  items: ItemRanges | undefined;
+  /** What the document is at its top: "list", "object" or another value. */
+  topKind: "list" | "object" | "value" | undefined;
+  /** The value under a top-level "data" key, when there is one (the last one). */
+  dataValue: { start: number; end: number } | undefined;
 
   constructor(private readonly text: string) {}
 
-  scanDocument(): void {
+  *scanDocument(): Generator<void> {
     this.skipWhitespace();
     const first = this.text[this.pos];
     if (first === "[") {
-      this.itemOffsets = [];
-      this.scanArray(this.itemOffsets);
+      this.topKind = "list";
+      this.items = { starts: [], ends: [] };
+      yield* this.scanList(this.items);
     } else if (first === "{") {
-      this.scanObject(true);
+      this.topKind = "object";
+      yield* this.scanTopObject();
     } else {
+      this.topKind = "value";
       this.scanValue();
     }
     this.skipWhitespace();
@@ -69,13 +95,74 @@ class JsonScanner {
     }
   }
 
+  private *scanTopObject(): Generator<void> {
+    this.pos += 1;
+    this.skipWhitespace();
+    if (this.text[this.pos] === "}") {
+      this.pos += 1;
+      return;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text[this.pos] !== '"') throw this.unexpected("expected a property name in double quotes");
+      const keyStart = this.pos;
+      this.scanString();
+      const key = JSON.parse(this.text.slice(keyStart, this.pos)) as string;
+      this.skipWhitespace();
+      if (this.text[this.pos] !== ":") throw this.unexpected('expected ":" after the property name');
+      this.pos += 1;
+      this.skipWhitespace();
+      const valueStart = this.pos;
+      if (key === "data" && this.text[this.pos] === "[") {
+        this.items = { starts: [], ends: [] };
+        yield* this.scanList(this.items);
+      } else {
+        if (key === "data") this.items = undefined;
+        this.scanValue();
+      }
+      if (key === "data") this.dataValue = { start: valueStart, end: this.pos };
+      this.skipWhitespace();
+      const next = this.text[this.pos];
+      if (next === "}") {
+        this.pos += 1;
+        return;
+      }
+      if (next !== ",") throw this.unexpected('expected "," or "}" after a property value');
+      this.rejectTrailingComma("}");
+    }
+  }
+
+  private *scanList(ranges: ItemRanges): Generator<void> {
+    this.pos += 1;
+    this.skipWhitespace();
+    if (this.text[this.pos] === "]") {
+      this.pos += 1;
+      return;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      ranges.starts.push(this.pos);
+      this.scanValue();
+      ranges.ends.push(this.pos);
+      yield;
+      this.skipWhitespace();
+      const next = this.text[this.pos];
+      if (next === "]") {
+        this.pos += 1;
+        return;
+      }
+      if (next !== ",") throw this.unexpected('expected "," or "]" after a list element');
+      this.rejectTrailingComma("]");
+    }
+  }
+
   private scanValue(): void {
     const char = this.text[this.pos];
     switch (char) {
       case "{":
-        return this.scanObject(false);
+        return this.nested(() => this.scanObject());
       case "[":
-        return this.scanArray(undefined);
+        return this.nested(() => this.scanArray());
       case '"':
         return this.scanString();
       case "t":
@@ -90,7 +177,15 @@ class JsonScanner {
     }
   }
 
-  private scanObject(isTopLevel: boolean): void {
+  /** Counts the depth around a nested list or object, refusing to go past MAX_SCAN_DEPTH. */
+  private nested(scan: () => void): void {
+    if (this.depth >= MAX_SCAN_DEPTH) throw new ScanFailure(this.pos, `nested more than ${MAX_SCAN_DEPTH} levels deep`);
+    this.depth += 1;
+    scan();
+    this.depth -= 1;
+  }
+
+  private scanObject(): void {
     this.pos += 1;
     this.skipWhitespace();
     if (this.text[this.pos] === "}") {
@@ -100,20 +195,12 @@ class JsonScanner {
     for (;;) {
       this.skipWhitespace();
       if (this.text[this.pos] !== '"') throw this.unexpected("expected a property name in double quotes");
-      const keyStart = this.pos;
       this.scanString();
-      const key = isTopLevel ? (JSON.parse(this.text.slice(keyStart, this.pos)) as string) : undefined;
       this.skipWhitespace();
       if (this.text[this.pos] !== ":") throw this.unexpected('expected ":" after the property name');
       this.pos += 1;
       this.skipWhitespace();
-      if (key === "data" && this.text[this.pos] === "[") {
-        // Like JSON.parse, the last "data" key wins.
-        this.itemOffsets = [];
-        this.scanArray(this.itemOffsets);
-      } else {
-        this.scanValue();
-      }
+      this.scanValue();
       this.skipWhitespace();
       const next = this.text[this.pos];
       if (next === "}") {
@@ -125,7 +212,7 @@ class JsonScanner {
     }
   }
 
-  private scanArray(elementOffsets: number[] | undefined): void {
+  private scanArray(): void {
     this.pos += 1;
     this.skipWhitespace();
     if (this.text[this.pos] === "]") {
@@ -134,7 +221,6 @@ class JsonScanner {
     }
     for (;;) {
       this.skipWhitespace();
-      elementOffsets?.push(this.pos);
       this.scanValue();
       this.skipWhitespace();
       const next = this.text[this.pos];
@@ -208,30 +294,4 @@ class JsonScanner {
     // Single quotes read better around the usual culprit, a double quote; invisible characters get escaped.
     return codePoint < 0x20 ? JSON.stringify(char) : `'${char}'`;
   }
-}
-
-/** 1-based line and column of an offset. */
-export function lineAndColumnAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let newline = text.indexOf("\n"); newline !== -1 && newline < offset; newline = text.indexOf("\n", newline + 1)) {
-    line += 1;
-    lineStart = newline + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-/** Lines of ascending offsets in one pass over the text. */
-export function linesAtOffsets(text: string, ascendingOffsets: readonly number[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let newline = text.indexOf("\n");
-  for (const offset of ascendingOffsets) {
-    while (newline !== -1 && newline < offset) {
-      line += 1;
-      newline = text.indexOf("\n", newline + 1);
-    }
-    lines.push(line);
-  }
-  return lines;
 }

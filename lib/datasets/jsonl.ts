@@ -1,42 +1,36 @@
 import { DatasetItemCollector, type DatasetReader } from "./collector";
-import { lineAndColumnAt, scanJson } from "./json-scan";
+import { scanJson } from "./json-scan";
+import { lineAndColumnAt } from "./text-lines";
+import { LineSplitter, type SplitLine } from "./line-splitter";
+import { describeOversizedRecord } from "./oversized-record";
 import type { DatasetItem } from "./types";
 
 /**
  * Reads JSON Lines: one record per line, blank lines skipped. Lines are handled as soon as they are
- * complete, so only the current partial line is ever buffered.
+ * complete, so only the current partial line is ever buffered (and only up to the record limit).
  */
 export class JsonlDatasetReader implements DatasetReader {
   private readonly collector: DatasetItemCollector;
-  /** Pieces of the line still being received; kept apart so a long line is joined once, not re-copied per chunk. */
-  private partialLine: string[] = [];
-  private lineNumber = 1;
+  private readonly lines = new LineSplitter();
 
   constructor(file: string) {
     this.collector = new DatasetItemCollector(file);
   }
 
   push(text: string): void {
-    let lineStart = 0;
-    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", lineStart)) {
-      this.partialLine.push(text.slice(lineStart, newline));
-      this.readLine(this.partialLine.join(""));
-      this.partialLine = [];
-      lineStart = newline + 1;
-    }
-    if (lineStart < text.length) this.partialLine.push(text.slice(lineStart));
+    for (const line of this.lines.push(text)) this.readLine(line);
   }
 
-  finish(): DatasetItem[] {
-    if (this.partialLine.length > 0) this.readLine(this.partialLine.join(""));
-    this.partialLine = [];
+  *finish(): Generator<void, DatasetItem[]> {
+    for (const line of this.lines.end()) this.readLine(line);
     return this.collector.finish({ emptyMessage: "file is empty" });
   }
 
-  private readLine(rawLine: string): void {
-    const line = this.lineNumber;
-    this.lineNumber += 1;
-    const text = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+  private readLine({ number: line, text, cut }: SplitLine): void {
+    if (cut) {
+      this.collector.addIssue({ line, ...describeOversizedRecord(text) });
+      return;
+    }
     if (text.trim() === "") return;
     let record: unknown;
     try {

@@ -6,8 +6,11 @@ import { formatFromContent, formatFromExtension } from "./detect";
 import { DatasetValidationError } from "./errors";
 import { JsonDatasetReader } from "./json";
 import { JsonlDatasetReader } from "./jsonl";
+import { MAX_RECORD_CHARS } from "./limits";
 import type { DatasetFormat, DatasetItem } from "./types";
 import { sourceChunks } from "./source-chunks";
+import { runShared, runToEnd, shareEventLoop } from "./time-slice";
+import { NOT_UTF8_MESSAGE, strictUtf8Decoder } from "../text/utf8";
 
 export interface ParseOptions {
   /** Used in every error message, and for format detection by extension. */
@@ -25,17 +28,21 @@ const FILE_CHUNK_BYTES = 1 << 20;
 export function parseDatasetText(text: string, options: ParseOptions): DatasetItem[] {
   const parser = new DatasetParser(options);
   parser.push(text);
-  return parser.finish();
+  return runToEnd(parser.finish());
 }
 
 /**
  * Parses text or UTF-8 bytes as they arrive: JSONL and CSV records are validated chunk by chunk, so a
- * large upload is never held whole (JSON is, because it can only be parsed whole).
+ * large upload is never held whole (JSON is, because it can only be parsed whole). Shares the event loop
+ * between chunks and steps: in the dashboard, other requests and runs go on while a large file is read.
  */
 export async function parseDatasetStream(source: DatasetSource, options: ParseOptions): Promise<DatasetItem[]> {
   const parser = new DatasetParser(options);
-  for await (const text of decodeUtf8(source, options.fileName)) parser.push(text);
-  return parser.finish();
+  for await (const text of decodeUtf8(source, options.fileName)) {
+    parser.push(text);
+    await shareEventLoop();
+  }
+  return runShared(parser.finish());
 }
 
 /** Streams a file from disk; the file name in messages defaults to the path's base name. */
@@ -64,6 +71,7 @@ class DatasetParser {
   private reader: DatasetReader | undefined;
   /** Text held back until the content decides the format. */
   private head: string[] = [];
+  private headLength = 0;
   private firstNonSpace: string | undefined;
   private atStart = true;
 
@@ -83,15 +91,20 @@ class DatasetParser {
       return;
     }
     this.head.push(text);
+    this.headLength += text.length;
     // Content detection needs the first non-space character, and after a "{" the end of the first line;
     // re-joining the head only when that may have arrived keeps a long first line from being copied per chunk.
     this.firstNonSpace ??= /\S/.exec(text)?.[0];
-    if (this.firstNonSpace === undefined || (this.firstNonSpace === "{" && !text.includes("\n"))) return;
+    if (this.firstNonSpace === undefined || (this.firstNonSpace === "{" && !text.includes("\n"))) {
+      // A first line past the record limit is refused as one anyway; JSON Lines does that without holding it.
+      if (this.headLength > MAX_RECORD_CHARS) this.reader = this.startReader("jsonl");
+      return;
+    }
     const format = formatFromContent(this.head.join(""), false);
     if (format !== undefined) this.reader = this.startReader(format);
   }
 
-  finish(): DatasetItem[] {
+  finish(): Generator<void, DatasetItem[]> {
     this.reader ??= this.startReader(formatFromContent(this.head.join(""), true) ?? "csv");
     return this.reader.finish();
   }
@@ -107,14 +120,13 @@ class DatasetParser {
 
 /** Decodes byte chunks as UTF-8 (a multi-byte character may be split across chunks); strings pass through. */
 async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenerator<string> {
-  // fatal: a Latin-1 export would otherwise turn into silent replacement characters in questions and answers.
-  // ignoreBOM: keep the mark so DatasetParser strips it the same way for text and bytes.
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // keepBom: DatasetParser strips the mark the same way for text and bytes.
+  const decoder = strictUtf8Decoder({ keepBom: true });
   const decode = (bytes?: Uint8Array): string => {
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
-      throw new DatasetValidationError(fileName, [{ message: "is not valid UTF-8 text (save it as UTF-8)" }]);
+      throw new DatasetValidationError(fileName, [{ message: NOT_UTF8_MESSAGE }]);
     }
   };
   for await (const chunk of sourceChunks(source)) {

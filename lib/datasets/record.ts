@@ -1,4 +1,5 @@
 import type { DatasetIssue, RecordLocation } from "./errors";
+import { fieldLengthProblem, MAX_FIELD_CHARS, MAX_ID_CHARS, MAX_METADATA_FIELDS, MAX_NESTING_DEPTH, formatCount } from "./limits";
 import type { DatasetItem } from "./types";
 
 /**
@@ -13,6 +14,11 @@ export interface RecordCheck {
 
 /** Fields that map onto DatasetItem; everything else in a record goes into `metadata`. */
 const ID_FIELDS = ["id", "key"] as const;
+
+/** Every field name a record may use for the item itself (the rest is metadata), e.g. to count a CSV header's metadata. */
+export const ITEM_FIELD_NAMES: ReadonlySet<string> = new Set([
+  ...ID_FIELDS, "question", "answers", "answer", "context", "diagnostic_trace_context", "diagnosticTraceContext",
+]);
 
 /**
  * The single record → DatasetItem validation used by every format (JSON, JSONL, CSV rows).
@@ -46,7 +52,7 @@ export function validateRecord(record: unknown, location: RecordLocation): Recor
       ? "diagnosticTraceContext"
       : "diagnostic_trace_context";
   const diagnosticTraceContext = readOptionalString(diagnosticField, take(diagnosticField), report);
-  const metadata = collectMetadata(record, consumed);
+  const metadata = collectMetadata(record, consumed, report);
 
   if (issues.length > 0 || id === undefined || question === undefined || answers === undefined) {
     return { ...(id !== undefined && { id }), issues };
@@ -76,7 +82,12 @@ function readId(record: Record<string, unknown>, take: Take, report: Report): st
   }
   const value = take(field);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "string" && value.trim() !== "") return value;
+  if (typeof value === "string" && value.trim() !== "") {
+    const tooLong = fieldLengthProblem(value, MAX_ID_CHARS, "an id");
+    if (tooLong === undefined) return value;
+    report(field, tooLong);
+    return undefined;
+  }
   report(field, `must be a non-empty string or a number (got ${describeValue(value)})`);
   return undefined;
 }
@@ -86,7 +97,7 @@ function readQuestion(value: unknown, report: Report): string | undefined {
     report("question", "missing");
     return undefined;
   }
-  if (typeof value === "string" && value.trim() !== "") return value;
+  if (typeof value === "string" && value.trim() !== "") return withinFieldLimit("question", value, report);
   report("question", `must be a non-empty string (got ${describeValue(value)})`);
   return undefined;
 }
@@ -100,7 +111,7 @@ function readAnswers(record: Record<string, unknown>, take: Take, report: Report
   }
   const single = take("answer");
   if (Array.isArray(single)) return readAnswerList("answer", single, report);
-  if (typeof single === "string" && single.trim() !== "") return [single];
+  if (typeof single === "string" && single.trim() !== "") return withinFieldLimit("answer", single, report) === undefined ? undefined : [single];
   report("answer", `must be a non-empty string (got ${describeValue(single)})`);
   return undefined;
 }
@@ -121,14 +132,26 @@ function readAnswerList(field: string, value: unknown, report: Report): string[]
     report(field, `${problem} (answer ${badIndex + 1} is ${describeValue(value[badIndex])})`);
     return undefined;
   }
+  const longIndex = value.findIndex((answer) => (answer as string).length > MAX_FIELD_CHARS);
+  if (longIndex >= 0) {
+    report(field, `answer ${longIndex + 1} ${fieldLengthProblem(value[longIndex] as string)}`);
+    return undefined;
+  }
   return [...(value as string[])];
 }
 
 /** Missing and null both mean "not given". */
 function readOptionalString(field: string, value: unknown, report: Report): string | undefined {
   if (value == null) return undefined;
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return withinFieldLimit(field, value, report);
   report(field, `must be a string (got ${describeValue(value)})`);
+  return undefined;
+}
+
+function withinFieldLimit(field: string, value: string, report: Report): string | undefined {
+  const tooLong = fieldLengthProblem(value);
+  if (tooLong === undefined) return value;
+  report(field, tooLong);
   return undefined;
 }
 
@@ -136,15 +159,42 @@ function readOptionalString(field: string, value: unknown, report: Report): stri
  * Every unconsumed field, in source order. A `metadata` object is merged rather than nested so that
  * re-importing items exported by Skillboard gives back the same items.
  */
-function collectMetadata(record: Record<string, unknown>, consumed: ReadonlySet<string>): Record<string, unknown> | undefined {
+function collectMetadata(record: Record<string, unknown>, consumed: ReadonlySet<string>, report: Report): Record<string, unknown> | undefined {
   const entries: [string, unknown][] = [];
   for (const [name, value] of Object.entries(record)) {
     if (consumed.has(name)) continue;
     if (name === "metadata" && isPlainObject(value)) entries.push(...Object.entries(value));
     else entries.push([name, value]);
   }
+  if (entries.length > MAX_METADATA_FIELDS) {
+    const first = entries[MAX_METADATA_FIELDS]![0];
+    report(first, `is metadata field ${MAX_METADATA_FIELDS + 1} of ${formatCount(entries.length)}; an item can carry at most ${MAX_METADATA_FIELDS} metadata fields`);
+    return undefined;
+  }
+  for (const [name, value] of entries) {
+    const problem = metadataValueProblem(value, 0);
+    if (problem !== undefined) report(name, problem);
+  }
   // fromEntries defines own properties, so a "__proto__" field stays data instead of changing the prototype.
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/**
+ * Too deep or holding too long a text. The walk stops at the depth limit, so a value nested 200,000 levels deep (which
+ * JSON.parse builds without trouble) costs no more than one at the limit, and nothing later recurses past it.
+ */
+function metadataValueProblem(value: unknown, depth: number): string | undefined {
+  if (typeof value === "string") {
+    if (value.length <= MAX_FIELD_CHARS) return undefined;
+    return depth === 0 ? fieldLengthProblem(value) : `holds a text of ${formatCount(value.length)} characters; a text can be at most ${formatCount(MAX_FIELD_CHARS)}`;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  if (depth >= MAX_NESTING_DEPTH) return `is nested more than ${MAX_NESTING_DEPTH} levels deep; a field can nest at most ${MAX_NESTING_DEPTH} levels`;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) {
+    const problem = metadataValueProblem(inner, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,10 @@
 import { MAX_CONTEXT_CHARS } from "../prompts/truncate-context";
 import { codePointLength } from "../text/python";
+import { shareEventLoop } from "./time-slice";
 import type { DatasetItem } from "./types";
+
+/** The dataset page lists at most this many metadata fields (the most frequent); items may each carry other ones. */
+export const MAX_LISTED_METADATA_FIELDS = 100;
 
 export interface Distribution {
   min: number;
@@ -22,28 +26,45 @@ export interface DatasetStats {
   emptyContexts: number;
   /** Contexts longer than the 6000-character budget: the prompt will carry a truncated context. */
   truncatedContexts: number;
-  /** Metadata fields present on items (e.g. category), with how many items carry each. */
+  /** Metadata fields present on items (e.g. category), with how many items carry each: the most frequent ones. */
   metadataFields: Record<string, number>;
+  /** How many more distinct metadata fields items carry beyond those listed (absent when none). */
+  unlistedMetadataFields?: number;
 }
 
-export function computeDatasetStats(items: readonly DatasetItem[]): DatasetStats {
-  const contextLengths = items.map((item) => codePointLength(item.context));
-  const metadataFields: Record<string, number> = {};
-  for (const item of items) for (const key of Object.keys(item.metadata ?? {})) metadataFields[key] = (metadataFields[key] ?? 0) + 1;
+/** Computed in one pass over the items, sharing the event loop as it goes (600,000 items take a while). */
+export async function computeDatasetStats(items: readonly DatasetItem[]): Promise<DatasetStats> {
+  const contextLengths = new Float64Array(items.length);
+  const answersPerItem = new Float64Array(items.length);
+  const answerLengths: number[] = [];
+  const fieldCounts = new Map<string, number>();
+  for (const [index, item] of items.entries()) {
+    contextLengths[index] = codePointLength(item.context);
+    answersPerItem[index] = item.answers.length;
+    for (const answer of item.answers) answerLengths.push(codePointLength(answer));
+    for (const key of Object.keys(item.metadata ?? {})) fieldCounts.set(key, (fieldCounts.get(key) ?? 0) + 1);
+    await shareEventLoop();
+  }
+  // Most frequent first (ties in order of first appearance); the rest only counted.
+  const listed = [...fieldCounts].sort(([, a], [, b]) => b - a).slice(0, MAX_LISTED_METADATA_FIELDS);
+  const unlisted = fieldCounts.size - listed.length;
   return {
     itemCount: items.length,
-    answersPerItem: distribution(items.map((item) => item.answers.length)),
-    answerLength: distribution(items.flatMap((item) => item.answers.map(codePointLength))),
+    answersPerItem: distribution(answersPerItem),
+    answerLength: distribution(Float64Array.from(answerLengths)),
     contextLength: distribution(contextLengths),
     emptyContexts: contextLengths.filter((length) => length === 0).length,
     truncatedContexts: contextLengths.filter((length) => length > MAX_CONTEXT_CHARS).length,
-    metadataFields,
+    // fromEntries: a field named "__proto__" stays a field.
+    metadataFields: Object.fromEntries(listed),
+    ...(unlisted > 0 && { unlistedMetadataFields: unlisted }),
   };
 }
 
-function distribution(values: number[]): Distribution {
+function distribution(values: Float64Array): Distribution {
   if (values.length === 0) return { min: 0, mean: 0, median: 0, p95: 0, max: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numerically, and several times faster than an array of numbers.
+  const sorted = values.slice().sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))]!;
   return {
     min: sorted[0]!,

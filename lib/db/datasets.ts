@@ -1,8 +1,10 @@
 import { computeDatasetStats, type DatasetStats } from "../datasets/stats";
+import { shareEventLoop } from "../datasets/time-slice";
 import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
+import { insertStatements } from "./insert-rows";
 
 export interface DatasetRecord {
   id: number;
@@ -18,53 +20,90 @@ export interface DatasetRecord {
   stats: DatasetStats;
 }
 
-function toRecord({ statsJson, ...row }: Dataset): DatasetRecord {
-  return { ...row, stats: JSON.parse(statsJson) as DatasetStats };
+function toRecord(row: Dataset): DatasetRecord {
+  const { id, name, fileName, format, hash, fileSha256, itemCount, createdAt } = row;
+  return { id, name, fileName, format, hash, fileSha256, itemCount, createdAt, stats: JSON.parse(row.statsJson) as DatasetStats };
 }
 
 export interface StoredDatasetItem extends DatasetItem {
   datasetItemId: number;
 }
 
-// SQLite limits bound variables per statement; 500 rows × 8 columns stays well inside it.
-const INSERT_CHUNK = 500;
+/**
+ * Items stored per transaction. Each holds SQLite's write lock (and, the driver being synchronous, the thread) for
+ * some 20 ms, so a run going at the same time writes its results between them instead of after the whole import.
+ */
+const ITEMS_PER_TRANSACTION = 2_000;
 
-/** Stores a validated dataset and its items in one transaction: all of it or nothing. */
+/** An unfinished import that has not written for this long died with its process. */
+const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/** Only finished imports exist for the rest of the application. */
+const COMPLETE = { complete: true } as const;
+
+const ITEM_COLUMNS = [
+  "datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson",
+] as const;
+
+/**
+ * Stores a validated dataset and its items: all of it or nothing. The items go in in short transactions (sharing
+ * the event loop between them) under a dataset row marked incomplete, which every lookup ignores; the last step marks
+ * it complete. If any step fails the dataset is deleted again; if the process dies, removeAbandonedDatasetImports
+ * deletes it later.
+ */
 export async function importDataset(
   db: Db,
   input: { name: string; fileName: string; format: DatasetFormat; hash: string; fileSha256?: string | null; items: readonly DatasetItem[] },
 ): Promise<DatasetRecord> {
-  return db.$transaction(
-    async (tx) => {
-      const dataset = await tx.dataset.create({
-        data: {
-          name: input.name,
-          fileName: input.fileName,
-          format: input.format,
-          hash: input.hash,
-          fileSha256: input.fileSha256 ?? null,
-          itemCount: input.items.length,
-          statsJson: JSON.stringify(computeDatasetStats(input.items)),
-        },
-      });
-      for (let start = 0; start < input.items.length; start += INSERT_CHUNK) {
-        await tx.datasetItem.createMany({
-          data: input.items.slice(start, start + INSERT_CHUNK).map((item, offset) => ({
-            datasetId: dataset.id,
-            ordinal: start + offset,
-            externalId: item.id,
-            question: item.question,
-            context: item.context,
-            answersJson: JSON.stringify(item.answers),
-            diagnosticTraceContext: item.diagnosticTraceContext ?? null,
-            metadataJson: item.metadata ? JSON.stringify(item.metadata) : null,
-          })),
-        });
-      }
-      return toRecord(dataset);
+  await removeAbandonedDatasetImports(db);
+  const stats = await computeDatasetStats(input.items);
+  const dataset = await db.dataset.create({
+    data: {
+      name: input.name,
+      fileName: input.fileName,
+      format: input.format,
+      hash: input.hash,
+      fileSha256: input.fileSha256 ?? null,
+      itemCount: input.items.length,
+      statsJson: JSON.stringify(stats),
+      complete: false,
+      importHeartbeatAt: new Date(),
     },
-    { timeout: 600_000 },
-  );
+  });
+  try {
+    for (let start = 0; start < input.items.length; start += ITEMS_PER_TRANSACTION) {
+      const rows = input.items.slice(start, start + ITEMS_PER_TRANSACTION).map((item, offset) => ({
+        datasetId: dataset.id,
+        ordinal: start + offset,
+        externalId: item.id,
+        question: item.question,
+        context: item.context,
+        answersJson: JSON.stringify(item.answers),
+        diagnosticTraceContext: item.diagnosticTraceContext ?? null,
+        metadataJson: item.metadata ? JSON.stringify(item.metadata) : null,
+      }));
+      await db.$transaction([
+        ...insertStatements(db, "DatasetItem", ITEM_COLUMNS, rows),
+        db.dataset.update({ where: { id: dataset.id }, data: { importHeartbeatAt: new Date() } }),
+      ]);
+      await shareEventLoop();
+    }
+    return toRecord(await db.dataset.update({ where: { id: dataset.id }, data: { complete: true, importHeartbeatAt: null } }));
+  } catch (error) {
+    await deleteDataset(db, dataset.id).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Deletes unfinished imports whose process stopped writing long ago (killed mid-import). Called before each import
+ * and when the server starts; returns how many there were.
+ */
+export async function removeAbandonedDatasetImports(db: Db): Promise<number> {
+  const { count } = await db.dataset.deleteMany({
+    where: { complete: false, OR: [{ importHeartbeatAt: null }, { importHeartbeatAt: { lt: new Date(Date.now() - ABANDONED_AFTER_MS) } }] },
+  });
+  return count;
 }
 
 /** Removes a dataset and its items (an import that could not be finished); refused while runs use it. */
@@ -74,24 +113,40 @@ export async function deleteDataset(db: Db, id: number): Promise<void> {
 
 /** An earlier import of exactly the same items, if any. */
 export async function findDatasetByHash(db: Db, hash: string): Promise<DatasetRecord | null> {
-  const row = await db.dataset.findFirst({ where: { hash }, orderBy: { id: "asc" } });
+  const row = await db.dataset.findFirst({ where: { hash, ...COMPLETE }, orderBy: { id: "asc" } });
   return row ? toRecord(row) : null;
 }
 
 export async function getDataset(db: Db, id: number): Promise<DatasetRecord> {
   const row = await db.dataset.findUnique({ where: { id } });
-  if (!row) throw new NotFoundError("dataset", id);
+  if (!row?.complete) throw new NotFoundError("dataset", id);
   return toRecord(row);
 }
 
 export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
-  return (await db.dataset.findMany({ orderBy: { id: "asc" } })).map(toRecord);
+  return (await db.dataset.findMany({ where: COMPLETE, orderBy: { id: "asc" } })).map(toRecord);
 }
 
 /** All items of a dataset in file order. */
 export async function getDatasetItems(db: Db, datasetId: number): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" } });
   return rows.map(toItem);
+}
+
+/** External id → row id of every item of a dataset, read a page at a time (a results import matches its rows by these). */
+export async function getDatasetItemRowIds(db: Db, datasetId: number, pageSize = 5_000): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  let afterOrdinal = -1;
+  for (;;) {
+    const rows = await db.datasetItem.findMany({
+      where: { datasetId, ordinal: { gt: afterOrdinal } }, orderBy: { ordinal: "asc" }, take: pageSize, select: { id: true, externalId: true, ordinal: true },
+    });
+    for (const row of rows) ids.set(row.externalId, row.id);
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return ids;
+    afterOrdinal = last.ordinal;
+    await shareEventLoop();
+  }
 }
 
 /** One page of a dataset's items in file order, for previews. */

@@ -49,7 +49,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
           name: DEMO_DATASET_NAME,
           fileName: DEMO_DATASET_FILE,
           format: "jsonl",
-          hash: hashDatasetItems(demo.items),
+          hash: await hashDatasetItems(demo.items),
           fileSha256: demo.fileSha256,
           items: demo.items,
         });

@@ -1,6 +1,7 @@
 import type { ItemExecRecord, ItemResult } from "../runs/types";
 import type { Db } from "./client";
 import { indexResultsForSearch } from "./explorer-search";
+import { insertStatements, type SqlValue } from "./insert-rows";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */
@@ -84,8 +85,7 @@ export class ResultWriter {
       totals.rateLimited += r.rateLimited;
     }
     const rows = batch.map((r) => toRow(this.runId, r));
-    // Raw multi-row INSERTs: Prisma's query builder costs ~0.3 ms per row, which at high concurrency
-    // made the database the bottleneck; this writes a batch of hundreds in about a millisecond.
+    // Raw multi-row INSERTs (see insert-rows.ts): at high concurrency Prisma's per-row cost was the bottleneck.
     await this.db.$transaction([
       ...insertStatements(this.db, "RunResult", RESULT_COLUMNS, rows),
       // The item explorer's search index, filled from the rows just inserted (same transaction, so never out of step).
@@ -133,22 +133,6 @@ const EXEC_COLUMNS = [
   "runId", "itemId", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
   "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
 ] as const;
-// Well under SQLite's limit of 32766 bound variables per statement.
-const ROWS_PER_STATEMENT = 500;
-
-type SqlValue = string | number | null;
-
-function insertStatements<C extends string>(db: Db, table: string, columns: readonly C[], rows: Record<C, SqlValue>[]) {
-  const statements = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const placeholders = `(${columns.map(() => "?").join(", ")})`;
-    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${chunk.map(() => placeholders).join(", ")}`;
-    statements.push(db.$executeRawUnsafe(sql, ...chunk.flatMap((row) => columns.map((c) => row[c]))));
-  }
-  return statements;
-}
-
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
 export interface RunningSums {
   em: number;

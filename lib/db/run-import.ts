@@ -1,17 +1,22 @@
 import type { ItemResult } from "../runs/types";
 import { RunConfigSchema } from "../runs/run-config";
+import { shareEventLoop } from "../datasets/time-slice";
 import type { Db } from "./client";
 import { ResultWriter } from "./result-writer";
 import { getRun, type RunRecord } from "./run-records";
+
+/** Results per transaction: each holds the write lock only briefly (see ITEMS_PER_TRANSACTION in ./datasets.ts). */
+const RESULTS_PER_TRANSACTION = 2_000;
 
 /** Shown as the run's backend and model: nothing says which model produced an imported file. */
 export const IMPORTED_BACKEND = "imported" as const;
 
 /**
- * Stores an imported run: the Run row (source "imported"), then every result through the ResultWriter in one flush
- * (one transaction: rows, conversations, the search index, counters and running sums, exactly as a rollout writes
- * them), then marks it completed. Until then the run reads as failed ("import did not finish"), never as queued, so
- * no worker picks it up; if storing the results fails the run is deleted again.
+ * Stores an imported run: the Run row (source "imported"), then every result through the ResultWriter (rows,
+ * conversations, the search index, counters and running sums, exactly as a rollout writes them) in transactions of
+ * RESULTS_PER_TRANSACTION, sharing the event loop between them so a run executing meanwhile keeps writing, then marks
+ * it completed. Until then the run reads as failed ("import did not finish"), never as queued, so no worker picks it
+ * up; if storing the results fails the run is deleted again.
  */
 export async function storeImportedRun(
   db: Db,
@@ -35,7 +40,13 @@ export async function storeImportedRun(
   });
   try {
     const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } }, { maxBatch: Number.POSITIVE_INFINITY, maxDelayMs: 2 ** 31 - 1 });
-    for (const result of input.results) writer.push(result);
+    for (const [index, result] of input.results.entries()) {
+      writer.push(result);
+      if ((index + 1) % RESULTS_PER_TRANSACTION === 0) {
+        await writer.flush();
+        await shareEventLoop();
+      }
+    }
     await writer.flush();
   } catch (error) {
     await db.run.delete({ where: { id: run.id } }).catch(() => {});

@@ -2,7 +2,7 @@ import { hashDatasetItems } from "../datasets";
 import { IssueList } from "../datasets/errors";
 import type { DatasetItem } from "../datasets/types";
 import {
-  addSkillVersion, deleteDataset, findDatasetByHash, getDataset, getDatasetItems, importDataset, storeImportedRun,
+  addSkillVersion, deleteDataset, findDatasetByHash, getDataset, getDatasetItemRowIds, importDataset, storeImportedRun,
   type DatasetRecord, type Db, type RunRecord,
 } from "../db";
 import type { ItemResult } from "../runs/types";
@@ -32,7 +32,7 @@ export async function planImport(db: Db, parsed: ParsedResults, input: { file: s
   const issues = new IssueList();
   if (input.datasetId !== undefined) {
     const dataset = await getDataset(db, input.datasetId);
-    const rowIds = new Map((await getDatasetItems(db, dataset.id)).map((item) => [item.id, item.datasetItemId]));
+    const rowIds = await getDatasetItemRowIds(db, dataset.id);
     const results: ItemResult[] = [];
     for (const imported of parsed.results) {
       const result = withoutLine(imported);
@@ -49,7 +49,7 @@ export async function planImport(db: Db, parsed: ParsedResults, input: { file: s
     items.push({ id: result.itemId, question: result.question, answers: result.goldAnswers, context: "" });
   }
   if (issues.count > 0) throw issues.toError(input.file);
-  const hash = hashDatasetItems(items);
+  const hash = await hashDatasetItems(items);
   const existing = await findDatasetByHash(db, hash);
   // Placeholder ids (0-based positions): replaced by the stored rows' ids once the dataset exists.
   const results = parsed.results.map((result, index) => ({ ...withoutLine(result), datasetItemId: index }));
@@ -86,6 +86,6 @@ function withoutLine(result: ImportedResult): Omit<ImportedResult, "line"> {
 }
 
 async function withStoredItemIds(db: Db, datasetId: number, results: ItemResult[]): Promise<ItemResult[]> {
-  const rowIds = new Map((await getDatasetItems(db, datasetId)).map((item) => [item.id, item.datasetItemId]));
+  const rowIds = await getDatasetItemRowIds(db, datasetId);
   return results.map((result) => ({ ...result, datasetItemId: rowIds.get(result.itemId) ?? 0 }));
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { IssueList, type DatasetValidationError } from "../datasets/errors";
 import { itemStatusOf, type ItemResult } from "../runs/types";
+import { MAX_FIELD_CHARS, MAX_ID_CHARS } from "../datasets/limits";
+import { describeOversizedRecord } from "../datasets/oversized-record";
+import type { SplitLine } from "../datasets/line-splitter";
 import { readLines, type LineSource } from "./read-lines";
 
 /**
@@ -20,19 +23,21 @@ export interface ParsedResults {
   formats: { seed: number; skillboard: number };
 }
 
-const Id = z.union([z.string().min(1, "must not be empty"), z.number()]).transform(String);
-const Strings = z.array(z.string());
+// Text fields that become dataset items or table cells are held to the dataset limits (lib/datasets/limits.ts).
+const Text = z.string().max(MAX_FIELD_CHARS, `must be at most ${MAX_FIELD_CHARS.toLocaleString("en-US")} characters`);
+const Id = z.union([z.string().min(1, "must not be empty").max(MAX_ID_CHARS, `must be at most ${MAX_ID_CHARS} characters`), z.number()]).transform(String);
+const Strings = z.array(Text);
 const Score = z.number().min(0).max(1);
 
 const SeedRow = z.object({
-  id: Id, question: z.string(), em: Score, f1: Score, sub_em: Score, hard: z.number().int(), soft: z.number(),
-  predicted_answer: z.string(), gold_answers: Strings, response: z.string(), fail_reason: z.string(), agent_ok: z.boolean(),
+  id: Id, question: Text, em: Score, f1: Score, sub_em: Score, hard: z.number().int(), soft: z.number(),
+  predicted_answer: Text, gold_answers: Strings, response: Text, fail_reason: Text, agent_ok: z.boolean(),
   n_turns: z.number().int().min(0),
 });
 
 const SeedBatchRow = z.object({
-  id: Id, question: z.string(), hard: z.number().int(), soft: z.number(), predicted_answer: z.string(), response: z.string(),
-  fail_reason: z.string(), agent_ok: z.boolean(), n_turns: z.number().int().min(0), gold_answer: Strings,
+  id: Id, question: Text, hard: z.number().int(), soft: z.number(), predicted_answer: Text, response: Text,
+  fail_reason: Text, agent_ok: z.boolean(), n_turns: z.number().int().min(0), gold_answer: Strings,
   phase: z.enum(["timeout", "error"]),
 });
 
@@ -43,10 +48,10 @@ const ConversationEntry = z.union([
 ]);
 
 const SkillboardRow = z.object({
-  id: Id, seq: z.number().int().min(1), question: z.string(), gold_answers: Strings, predicted_answer: z.string(),
+  id: Id, seq: z.number().int().min(1), question: Text, gold_answers: Strings, predicted_answer: Text,
   em: Score, f1: Score, sub_em: Score, hard: z.number().int(), soft: z.number(),
   status: z.enum(["correct", "wrong", "error", "timeout"]), phase: z.enum(["timeout", "error"]).nullable(),
-  response: z.string(), fail_reason: z.string(), agent_ok: z.boolean(), n_turns: Count, latency_ms: z.number().min(0),
+  response: Text, fail_reason: Text, agent_ok: z.boolean(), n_turns: Count, latency_ms: z.number().min(0),
   prompt_tokens: Count, completion_tokens: Count, attempts: Count, retries: Count, rate_limited: Count,
   started_at: z.iso.datetime(), finished_at: z.iso.datetime(), user_prompt: z.string(), conversation: z.array(ConversationEntry),
 });
@@ -58,7 +63,7 @@ export async function parseResultsStream(source: LineSource, file: string, now: 
   let rows = 0;
   const lines = readLines(source);
   for (;;) {
-    let next: IteratorResult<{ line: number; text: string }>;
+    let next: IteratorResult<SplitLine>;
     try {
       next = await lines.next();
     } catch (error) {
@@ -68,7 +73,11 @@ export async function parseResultsStream(source: LineSource, file: string, now: 
       break;
     }
     if (next.done) break;
-    const { line, text } = next.value;
+    const { number: line, text, cut } = next.value;
+    if (cut) {
+      issues.add({ line, ...describeOversizedRecord(text) });
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

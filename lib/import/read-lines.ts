@@ -1,29 +1,23 @@
+import { LineSplitter, type SplitLine } from "../datasets/line-splitter";
 import { sourceChunks, type ChunkSource } from "../datasets/source-chunks";
+import { shareEventLoop } from "../datasets/time-slice";
+import { strictUtf8Decoder } from "../text/utf8";
 
 /** Where a results file comes from: a file's or a request body's chunks. */
 export type LineSource = ChunkSource;
 
 /**
- * The lines of a UTF-8 text stream with their 1-based numbers, blank lines skipped; only the current partial line is
- * buffered. Invalid UTF-8 fails (fatal) rather than turning into replacement characters in answers.
+ * The non-blank lines of a UTF-8 text stream with their 1-based numbers; only the current partial line is buffered, and
+ * a line past the record limit only up to it (`cut`). Invalid UTF-8 fails (fatal, a TypeError) rather than turning into
+ * replacement characters in answers. Shares the event loop between chunks.
  */
-export async function* readLines(source: LineSource): AsyncGenerator<{ line: number; text: string }> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let pending = "";
-  let line = 0;
+export async function* readLines(source: LineSource): AsyncGenerator<SplitLine> {
+  const decoder = strictUtf8Decoder();
+  const splitter = new LineSplitter();
   for await (const chunk of sourceChunks(source)) {
-    pending += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let newline = pending.indexOf("\n"); newline !== -1; newline = pending.indexOf("\n", start)) {
-      line += 1;
-      const text = pending.slice(start, newline).replace(/\r$/, "");
-      start = newline + 1;
-      if (text.trim()) yield { line, text };
-    }
-    pending = pending.slice(start);
+    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    for (const line of splitter.push(text)) if (line.cut || line.text.trim()) yield line;
+    await shareEventLoop();
   }
-  pending += decoder.decode();
-  line += 1;
-  const last = pending.replace(/\r$/, "");
-  if (last.trim()) yield { line, text: last };
+  for (const line of [...splitter.push(decoder.decode()), ...splitter.end()]) if (line.cut || line.text.trim()) yield line;
 }

@@ -42,6 +42,15 @@ describe("uploadSkill", () => {
     expect(await listSkillVersions(t.db)).toHaveLength(0);
   });
 
+  it("refuses a file that is not UTF-8 (as datasets are refused) instead of storing replacement characters", async () => {
+    const data = form({ name: "latin1", fileName: "latin1.md" });
+    data.set("content", new Blob([Buffer.from("# Compétences\nRéponds en français.\n", "latin1")]));
+    const state = await uploadSkill(t.db, data);
+    expect(state.ok).toBe(false);
+    expect(!state.ok && state.fields?.content).toBe("latin1.md is not valid UTF-8 text (save it as UTF-8).");
+    expect(await listSkillVersions(t.db)).toHaveLength(0);
+  });
+
   it("stores new text as the next version, with its note", async () => {
     const first = await uploadSkill(t.db, form({ name: "searchqa", content: "# v1\n", fileName: "searchqa.md" }));
     expect(first).toMatchObject({ ok: true, data: { outcome: "created", version: 1, skillName: "searchqa" }, message: "Stored version 1 of “searchqa”." });

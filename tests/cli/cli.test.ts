@@ -95,6 +95,15 @@ describe("dataset and skill", () => {
     expect(listed[0]).toMatchObject({ id: 1, skill: "qa", version: 1 });
     expect(listed[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it("refuses a skill file that is not UTF-8, as a dataset is refused, and stores nothing", async () => {
+    const latin1 = join(t.dir, "latin1.md");
+    writeFileSync(latin1, Buffer.from("# Compétences\nRéponds en français.\n", "latin1"));
+    const result = await cli(["skill", "add", latin1]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${latin1}: is not valid UTF-8 text (save it as UTF-8)`);
+    expect(jsonLines((await cli(["skill", "list"])).stdout)).toEqual([]);
+  });
 });
 
 describe("run and export", () => {

@@ -7,32 +7,32 @@ const items: DatasetItem[] = [
 ];
 
 describe("hashDatasetItems", () => {
-  it("is a sha256 hex digest that ignores key order", () => {
+  it("is a sha256 hex digest that ignores key order", async () => {
     const reordered: DatasetItem[] = [
       { metadata: { round: 1, category: "x" }, answers: ["a"], context: "", question: "Q1", id: "1" },
       { diagnosticTraceContext: "t", answers: ["b", "Zürich"], context: "c", question: "Q2", id: "2" },
     ];
-    expect(hashDatasetItems(items)).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashDatasetItems(reordered)).toBe(hashDatasetItems(items));
+    expect(await hashDatasetItems(items)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await hashDatasetItems(reordered)).toBe(await hashDatasetItems(items));
   });
 
-  it("changes with content and with item order", () => {
-    const base = hashDatasetItems(items);
-    expect(hashDatasetItems([...items].reverse())).not.toBe(base);
-    expect(hashDatasetItems([{ ...items[0]!, answers: ["A"] }, items[1]!])).not.toBe(base);
-    expect(hashDatasetItems([items[0]!])).not.toBe(base);
+  it("changes with content and with item order", async () => {
+    const base = await hashDatasetItems(items);
+    expect(await hashDatasetItems([...items].reverse())).not.toBe(base);
+    expect(await hashDatasetItems([{ ...items[0]!, answers: ["A"] }, items[1]!])).not.toBe(base);
+    expect(await hashDatasetItems([items[0]!])).not.toBe(base);
   });
 
-  it("recognises the same dataset imported from different formats", () => {
+  it("recognises the same dataset imported from different formats", async () => {
     const fromJsonl = parseDatasetText('{"id": 1, "question": "Q", "answers": ["a", "b"], "category": "geo"}\n', { fileName: "d.jsonl" });
     const fromCsv = parseDatasetText("category,answers,question,id\ngeo,a|b,Q,1\n", { fileName: "d.csv" });
-    expect(hashDatasetItems(fromCsv)).toBe(hashDatasetItems(fromJsonl));
+    expect(await hashDatasetItems(fromCsv)).toBe(await hashDatasetItems(fromJsonl));
   });
 
   it("hashes the canonical JSON of the item list", async () => {
     const { createHash } = await import("node:crypto");
     const single: DatasetItem[] = [{ id: "1", question: "Q", context: "", answers: ["a"] }];
     const canonical = '[{"answers":["a"],"context":"","id":"1","question":"Q"}]';
-    expect(hashDatasetItems(single)).toBe(createHash("sha256").update(canonical).digest("hex"));
+    expect(await hashDatasetItems(single)).toBe(createHash("sha256").update(canonical).digest("hex"));
   });
 });

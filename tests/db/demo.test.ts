@@ -32,7 +32,7 @@ describe("seedDemoIfEmpty", () => {
     const [dataset] = datasets;
     const expectedItems = await parseDatasetFile(demoFile("searchqa-demo.jsonl"));
     expect(dataset).toMatchObject({ name: DEMO_DATASET_NAME, fileName: "searchqa-demo.jsonl", format: "jsonl", itemCount: 50 });
-    expect(dataset?.hash).toBe(hashDatasetItems(expectedItems));
+    expect(dataset?.hash).toBe(await hashDatasetItems(expectedItems));
     // The file's own sha256, what `sha256sum prisma/demo/searchqa-demo.jsonl` prints.
     expect(dataset?.fileSha256).toBe(createHash("sha256").update(readFileSync(demoFile("searchqa-demo.jsonl"))).digest("hex"));
     const items = await getDatasetItems(db, dataset!.id);
@@ -70,7 +70,7 @@ describe("seedDemoIfEmpty", () => {
   it("leaves a database with the user's datasets alone", async () => {
     const { db } = freshDb();
     const items = [{ id: "q1", question: "What?", context: "", answers: ["that"] }];
-    await importDataset(db, { name: "mine", fileName: "mine.jsonl", format: "jsonl", hash: hashDatasetItems(items), items });
+    await importDataset(db, { name: "mine", fileName: "mine.jsonl", format: "jsonl", hash: await hashDatasetItems(items), items });
     expect(await seedDemoIfEmpty(db)).toEqual({ seeded: false });
     expect(await db.dataset.count()).toBe(1);
     expect(await db.skill.count()).toBe(0);

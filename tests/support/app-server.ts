@@ -44,8 +44,12 @@ export interface AppServer {
   dir: string;
   /** Everything the server wrote to stdout and stderr so far. */
   logs(): string;
+  /** The server process (`next start` run directly, so it is the one process serving). */
+  pid: number;
   /** Stops the server, checks that its port is free again, removes `dir`. Safe to call twice. */
   stop(): Promise<void>;
+  /** Ends the server with SIGKILL, as a crash or the OOM killer would (no cleanup in the server), then as stop() does. */
+  kill(): Promise<void>;
 }
 
 export interface AppServerOptions {
@@ -99,11 +103,11 @@ async function launch(config: { port: number; dir: string; databaseUrl: string; 
   const isRunning = () => child.exitCode === null && child.signalCode === null;
 
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  const end = (signal: "SIGTERM" | "SIGKILL") =>
     (stopping ??= (async () => {
       try {
         if (isRunning()) {
-          child.kill("SIGTERM");
+          child.kill(signal);
           if ((await Promise.race([exited.then(() => "exited"), sleep(STOP_TIMEOUT_MS)])) !== "exited") {
             child.kill("SIGKILL");
             await exited;
@@ -115,6 +119,7 @@ async function launch(config: { port: number; dir: string; databaseUrl: string; 
         rmSync(dir, { recursive: true, force: true });
       }
     })());
+  const stop = () => end("SIGTERM");
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -136,7 +141,7 @@ async function launch(config: { port: number; dir: string; databaseUrl: string; 
     }
     await sleep(100);
   }
-  return { baseURL, port, databaseUrl, dir, logs: () => output, stop };
+  return { baseURL, port, databaseUrl, dir, logs: () => output, pid: child.pid!, stop, kill: () => end("SIGKILL") };
 }
 
 /** The outer environment without model credentials or Skillboard settings, for a production server. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   combineFaults,
   faultAlways,
+  faultAtRandom,
   faultFirstN,
   faultOnce,
   faultSequence,
@@ -33,6 +34,27 @@ function post(url: string, question: string, init: { headers?: Record<string, st
     signal: init.signal,
   });
 }
+
+describe("fake OpenAI server: a seeded mix of faults", () => {
+  it("picks faults at the given rates, the same ones for the same seed", async () => {
+    const plan = () => faultAtRandom(7, [{ rate: 0.2, fault: { kind: "status", status: 429, retryAfter: "1" } }, { rate: 0.1, fault: { kind: "hang" } }]);
+    const context = { requestIndex: 0, attemptForQuestion: 1, question: "q", model: "m" };
+    const [first, second] = [plan(), plan()];
+    const picks = Array.from({ length: 5000 }, () => first.pick(context)?.kind ?? "none");
+    expect(Array.from({ length: 5000 }, () => second.pick(context)?.kind ?? "none")).toEqual(picks);
+    const share = (kind: string) => picks.filter((pick) => pick === kind).length / picks.length;
+    expect(share("status")).toBeCloseTo(0.2, 1);
+    expect(share("hang")).toBeCloseTo(0.1, 1);
+    expect(share("none")).toBeCloseTo(0.7, 1);
+  });
+
+  it("cuts a response off in the middle of its body", async () => {
+    const s = await start({ faults: faultAlways("cut me", { kind: "cut" }) });
+    const response = await post(`${s.baseURL}/chat/completions`, "cut me");
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+});
 
 describe("fake OpenAI server", () => {
   it("answers from an ANSWER marker, else the first title, with usage", async () => {

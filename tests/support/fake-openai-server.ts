@@ -12,8 +12,8 @@
  * else the first `[TLE]` title of the context, else "unknown". Usage counts ~ characters / 4.
  *
  * Faults are chosen per request by a FaultPlan (see the helpers below), so a test can script e.g.
- * "429 on the first attempt of every item", "hang on question 3", or hold answers until the test lets them
- * through (`hold`; tests/support/rollout-fixtures.ts has `itemGate` for makeItems() items).
+ * "429 on the first attempt of every item", "hang on question 3", a seeded random mix (faultAtRandom), or hold answers
+ * until the test lets them through (`hold`; tests/support/rollout-fixtures.ts has `itemGate` for makeItems() items).
  */
 
 import http from "node:http";
@@ -29,6 +29,8 @@ export type Fault =
   | { kind: "empty-choices" }
   /** Destroys the socket without a response. */
   | { kind: "reset" }
+  /** 200 with headers announcing a whole body, half of it, then the connection drops. */
+  | { kind: "cut" }
   /** Waits, then answers normally. */
   | { kind: "delay"; ms: number }
   /** Answers normally once `until` settles; the call stays in flight meanwhile (until the client aborts it). */
@@ -105,7 +107,7 @@ export interface FakeOpenAIServer {
   resetStats(): void;
 }
 
-export { combineFaults, faultAlways, faultFirstN, faultOnce, faultSequence, type QuestionMatcher } from "./fake-server-faults";
+export { combineFaults, faultAlways, faultAtRandom, faultFirstN, faultOnce, faultSequence, type QuestionMatcher } from "./fake-server-faults";
 
 /** First non-empty line after `## Question` in the last user message. */
 export function questionOf(messages: { role: string; content: string }[]): string {
@@ -211,6 +213,13 @@ export async function startFakeOpenAIServer(initial: FakeServerOptions = {}): Pr
       return send(res, 200, "<html>upstream proxy error {not json", { "content-type": fault.contentType ?? "application/json" });
     }
     if (fault?.kind === "delay") await wait(fault.ms);
+    if (fault?.kind === "cut") {
+      const body = JSON.stringify({ id: `chatcmpl-fake-${requestIndex}`, object: "chat.completion", choices: [] });
+      byStatus[200] = (byStatus[200] ?? 0) + 1;
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+      res.write(body.slice(0, body.length >> 1), () => req.socket.destroy());
+      return;
+    }
     if (agentRequest) {
       const turn = await scriptedTurn(agentRequest, options.answer ?? defaultAnswer);
       byStatus[200] = (byStatus[200] ?? 0) + 1;

@@ -1,5 +1,6 @@
 /** Fault plans for the fake model server (fake-openai-server.ts): which requests fail, and how. */
 import type { Fault, FaultPlan } from "./fake-openai-server";
+import { seededRandom } from "../../lib/stats/random";
 
 export type QuestionMatcher = string | RegExp | ((question: string) => boolean);
 
@@ -27,6 +28,24 @@ export function faultFirstN(n: number, fault: Fault, matcher: QuestionMatcher = 
 /** faults[i] for request i (by arrival order); undefined or past the end answers normally. */
 export function faultSequence(faults: (Fault | undefined)[]): FaultPlan {
   return { pick: (ctx) => faults[ctx.requestIndex] };
+}
+
+/**
+ * A seeded random mix, for soak tests: each request gets `fault` with probability `rate` (rates add up to at most 1),
+ * else answers normally. The same seed gives the same sequence of picks.
+ */
+export function faultAtRandom(seed: number, faults: { rate: number; fault: Fault }[]): FaultPlan {
+  const random = seededRandom(seed);
+  return {
+    pick: () => {
+      let roll = random();
+      for (const { rate, fault } of faults) {
+        if (roll < rate) return fault;
+        roll -= rate;
+      }
+      return undefined;
+    },
+  };
 }
 
 /** The first plan that picks a fault wins; the plans after it are not asked. */

@@ -28,3 +28,20 @@ export function countBytes(
   });
   return { stream: body.pipeThrough(counter), bytesRead: () => bytes, ended: () => ended };
 }
+
+/**
+ * Reads what is left of a request body and drops it. Answering before the whole body has been read left the
+ * connection unusable: the client's next request on it hung for ~6 s and was then reset (a file refused for its first
+ * bytes, then the next upload). Bounded by the byte limit, where the counting stream fails.
+ */
+export async function discardRest(stream: ReadableStream<Uint8Array>): Promise<void> {
+  if (stream.locked) return;
+  const reader = stream.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // Over the limit, or the client went away: nothing more to read either way.
+  } finally {
+    reader.releaseLock();
+  }
+}

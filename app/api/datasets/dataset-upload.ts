@@ -9,7 +9,7 @@ import {
   type DatasetUploadResponse,
   type UploadIssue,
 } from "@/app/_lib/dataset-upload-rules";
-import { BodyTooLargeError, countBytes } from "./count-bytes";
+import { BodyTooLargeError, countBytes, discardRest } from "./count-bytes";
 
 const UploadQuerySchema = z.object({
   name: z
@@ -40,10 +40,21 @@ function tooLarge(limit: number): Response {
 
 /**
  * POST /api/datasets?name=…&fileName=… with the raw file as the body. The body is streamed into the
- * validating parser (never read whole as text), then every item is stored in one transaction, so a
- * file with any problem stores nothing. 201 {id, …}; 400 {error, issues} naming line and field; 413 over the limit.
+ * validating parser (never read whole as text), then the items are stored (lib/db importDataset: short
+ * transactions under a dataset hidden until complete), so a file with any problem stores nothing. 201 {id, …}; 400 {error, issues} naming line and field; 413 over the limit.
  */
 export async function handleDatasetUpload(db: Db, request: Request, { maxBytes = MAX_DATASET_BYTES } = {}): Promise<Response> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) return tooLarge(maxBytes);
+  if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
+  const body = countBytes(request.body, maxBytes);
+  const response = await answerUpload(db, request, body, declared);
+  // Whatever was refused early, the rest of the body is read so the connection serves the client's next request.
+  await discardRest(body.stream);
+  return response;
+}
+
+async function answerUpload(db: Db, request: Request, body: ReturnType<typeof countBytes>, declared: number): Promise<Response> {
   const url = new URL(request.url);
   const query = UploadQuerySchema.safeParse({
     name: url.searchParams.get("name") ?? undefined,
@@ -56,18 +67,13 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
   }
   const { name, fileName } = query.data;
 
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) return tooLarge(maxBytes);
-  if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
-
-  const body = countBytes(request.body, maxBytes);
   // The file's own sha256 (what `sha256sum` prints) is taken on the way into the parser: the body is read once.
   const file = sha256Passthrough(body.stream);
   let items: DatasetItem[];
   try {
     items = await parseDatasetStream(file.stream, { fileName });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return tooLarge(maxBytes);
+    if (error instanceof BodyTooLargeError) return tooLarge(error.limit);
     if (!(error instanceof DatasetValidationError)) throw error;
     // A cut-off body makes a misleading syntax error at its end; say what really happened.
     if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
@@ -76,7 +82,7 @@ export async function handleDatasetUpload(db: Db, request: Request, { maxBytes =
   if (isTruncated(body, declared)) return truncated(body.bytesRead(), declared);
   if (items.length === 0) return fail(400, { error: `${fileName}: the file has no items; nothing was stored.`, file: fileName, issues: [{ message: "the file has no items" }] });
 
-  const hash = hashDatasetItems(items);
+  const hash = await hashDatasetItems(items);
   const duplicate = await findDatasetByHash(db, hash);
   const dataset = await importDataset(db, { name, fileName, format: detectFormat(fileName), hash, fileSha256: file.digest(), items });
   return Response.json({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount, duplicateOfId: duplicate?.id ?? null } satisfies DatasetUploadResponse, { status: 201, headers: { "Cache-Control": "no-store" } });

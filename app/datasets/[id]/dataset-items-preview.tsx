@@ -1,16 +1,12 @@
 import Link from "next/link";
 import type { StoredDatasetItem } from "@/lib/db";
 import { formatCount } from "@/app/_lib/format";
+import { codePointLength } from "@/lib/text/python";
+import { BLOCK_TEXT_CHARS, CELL_TEXT_CHARS, LIST_ITEMS, ShownText } from "../../_components/shown-text";
 import styles from "./dataset-page.module.css";
 
-/** How much of a context the table shows; the rest is one click away in a <details>. */
+/** How much of a context the table shows; more (up to BLOCK_TEXT_CHARS, then the download) is one click away in a <details>. */
 const CONTEXT_PREVIEW_CHARS = 300;
-
-/** The first `max` characters (code points, so an emoji is never split), with an ellipsis when cut. */
-function clip(text: string, max: number): { text: string; clipped: boolean } {
-  const chars = Array.from(text);
-  return chars.length <= max ? { text, clipped: false } : { text: `${chars.slice(0, max).join("")}…`, clipped: true };
-}
 
 interface ItemsPreviewProps {
   datasetId: number;
@@ -20,7 +16,10 @@ interface ItemsPreviewProps {
   firstOrdinal: number;
 }
 
+/** One page of items. Every field is cut (see shown-text.tsx), so a page costs the same whatever the data holds. */
 export function DatasetItemsPreview({ datasetId, items, page, pageCount, firstOrdinal }: ItemsPreviewProps) {
+  // The whole of a long field is in the download.
+  const downloadHref = `/api/datasets/${datasetId}/items`;
   return (
     <>
       <table className={styles.items}>
@@ -37,17 +36,18 @@ export function DatasetItemsPreview({ datasetId, items, page, pageCount, firstOr
           {items.map((item, index) => (
             <tr key={item.datasetItemId}>
               <td className="num muted">{formatCount(firstOrdinal + index + 1)}</td>
-              <td className={styles.itemId}>{item.id}</td>
-              <td className={styles.question}>{item.question}</td>
+              <td className={styles.itemId}><ShownText text={item.id} max={CELL_TEXT_CHARS} /></td>
+              <td className={styles.question}><ShownText text={item.question} max={CELL_TEXT_CHARS} moreHref={downloadHref} /></td>
               <td className={styles.answers}>
                 <ul>
-                  {item.answers.map((answer, answerIndex) => (
-                    <li key={answerIndex}>{answer}</li>
+                  {item.answers.slice(0, LIST_ITEMS).map((answer, answerIndex) => (
+                    <li key={answerIndex}><ShownText text={answer} max={CELL_TEXT_CHARS} moreHref={downloadHref} /></li>
                   ))}
                 </ul>
+                {item.answers.length > LIST_ITEMS ? <span className="muted">and {formatCount(item.answers.length - LIST_ITEMS)} more</span> : null}
               </td>
               <td className={styles.context}>
-                <ContextCell context={item.context} />
+                <ContextCell context={item.context} downloadHref={downloadHref} />
               </td>
             </tr>
           ))}
@@ -58,16 +58,15 @@ export function DatasetItemsPreview({ datasetId, items, page, pageCount, firstOr
   );
 }
 
-function ContextCell({ context }: { context: string }) {
+function ContextCell({ context, downloadHref }: { context: string; downloadHref: string }) {
   if (context === "") return <span className="muted">(empty)</span>;
-  const preview = clip(context, CONTEXT_PREVIEW_CHARS);
-  if (!preview.clipped) return <>{context}</>;
+  if (context.length <= CONTEXT_PREVIEW_CHARS) return <ShownText text={context} max={CONTEXT_PREVIEW_CHARS} />;
   return (
     <>
-      {preview.text}
+      <ShownText text={context} max={CONTEXT_PREVIEW_CHARS} />
       <details>
-        <summary>Full context ({formatCount(Array.from(context).length)} characters)</summary>
-        <div className={styles.fullContext}>{context}</div>
+        <summary>Full context ({formatCount(codePointLength(context))} characters)</summary>
+        <div className={styles.fullContext}><ShownText text={context} max={BLOCK_TEXT_CHARS} moreHref={downloadHref} /></div>
       </details>
     </>
   );

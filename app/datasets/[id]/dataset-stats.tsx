@@ -1,6 +1,8 @@
 import type { DatasetStats, Distribution } from "@/lib/datasets";
 import { MAX_CONTEXT_CHARS } from "@/lib/prompts";
 import { formatCount } from "@/app/_lib/format";
+import { MAX_LISTED_METADATA_FIELDS } from "@/lib/datasets/stats";
+import { ShownText } from "../../_components/shown-text";
 import styles from "./dataset-page.module.css";
 
 const DISTRIBUTIONS: { key: "answersPerItem" | "answerLength" | "contextLength"; label: string }[] = [
@@ -27,7 +29,10 @@ function share(count: number, total: number): string {
 
 /** The import-time statistics: counts, length distributions, what truncation will cut, metadata fields. */
 export function DatasetStatsView({ stats }: { stats: DatasetStats }) {
-  const metadata = Object.entries(stats.metadataFields).sort(([, a], [, b]) => b - a);
+  // Sliced again: a dataset imported before the list was bounded may carry any number of fields in its stats.
+  const allFields = Object.entries(stats.metadataFields).sort(([, a], [, b]) => b - a);
+  const metadata = allFields.slice(0, MAX_LISTED_METADATA_FIELDS);
+  const unlisted = (stats.unlistedMetadataFields ?? 0) + allFields.length - metadata.length;
   return (
     <>
       <dl className={styles.facts}>
@@ -85,11 +90,12 @@ export function DatasetStatsView({ stats }: { stats: DatasetStats }) {
         <ul className={styles.metadata}>
           {metadata.map(([field, count]) => (
             <li key={field}>
-              <code>{field}</code> <span className="muted">on {formatCount(count)} items</span>
+              <code><ShownText text={field} max={200} /></code> <span className="muted">on {formatCount(count)} items</span>
             </li>
           ))}
         </ul>
       )}
+      {unlisted > 0 ? <p className="muted">and {formatCount(unlisted)} more fields, each on fewer items</p> : null}
     </>
   );
 }

@@ -5,6 +5,7 @@ import type { ItemExecRecord } from "@/lib/runs/types";
 import { formatCount, formatLatency } from "@/app/_lib/format";
 import { workspaceFilePath } from "../../_lib/workspace-file";
 import { AgentTrace } from "./agent-trace";
+import { visibleText } from "@/lib/text/visible-text";
 import styles from "./agent.module.css";
 
 /** Text files up to this size are shown inline; larger or binary ones are linked. */
@@ -41,11 +42,11 @@ export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId
       </details>
       <details className={styles.block}>
         <summary>SKILL.md <span className={styles.note}>{SKILL_FILE}</span></summary>
-        <pre>{run.systemPrompt}</pre>
+        <pre>{visibleText(run.systemPrompt)}</pre>
       </details>
       <details className={styles.block} open>
         <summary>task.md <span className={styles.note}>{TASK_FILE}{exec.invocations > 1 ? ", last turn" : ""}</span></summary>
-        <pre>{conversation?.userPrompt ?? ""}</pre>
+        <pre>{visibleText(conversation?.userPrompt ?? "")}</pre>
       </details>
       <AgentTrace stdout={exec.stdout} />
       <Output label="stdout" text={exec.stdout} bytes={exec.stdoutBytes} truncated={exec.stdoutTruncated} open />
@@ -92,7 +93,8 @@ function Output({ label, text, bytes, truncated, open }: { label: string; text: 
       <summary>
         {label} <span className={styles.note}>{formatCount(bytes)} bytes{truncated ? ", cut: its beginning and end are kept" : ""}</span>
       </summary>
-      <pre>{text || "(empty)"}</pre>
+      {/* An agent's output is full of "\r" (progress bars): shown visibly, so the page hydrates (see visible-text.ts). */}
+      <pre>{text ? visibleText(text) : "(empty)"}</pre>
     </details>
   );
 }
@@ -123,7 +125,7 @@ async function WorkspaceFiles({ runId, itemId, workspace, entries, truncated }: 
               ) : row.text !== null ? (
                 <details>
                   <summary>{row.path}</summary>
-                  <pre>{row.text}</pre>
+                  <pre>{visibleText(row.text)}</pre>
                 </details>
               ) : (
                 <a href={workspaceFilePath(runId, itemId, row.path)}>{row.path}</a>

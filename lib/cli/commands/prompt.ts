@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseDatasetStream } from "../../datasets";
 import { buildSystemPrompt, buildUserPrompt } from "../../prompts";
+import { decodeUtf8, NOT_UTF8_MESSAGE } from "../../text/utf8";
 import { CliInputError, writeOut } from "../io";
 
 /** `prompt --skill FILE [--diagnostic-instruction TEXT]`: dataset items (JSONL) on stdin → {"id", "system", "user"} per item. */
@@ -24,10 +25,15 @@ export async function promptCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** A UTF-8 text file (a skill), refused like any upload when it is not UTF-8 (lib/text/utf8.ts). */
 export function readTextFile(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     throw new CliInputError(`${path}: cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new CliInputError(`${path}: ${NOT_UTF8_MESSAGE}`);
+  return text;
 }

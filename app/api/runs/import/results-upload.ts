@@ -6,7 +6,7 @@ import { DatasetValidationError } from "@/lib/datasets";
 import { NotFoundError, type Db } from "@/lib/db";
 import { importResults } from "@/lib/import";
 import { MAX_DATASET_BYTES } from "@/app/_lib/dataset-upload-rules";
-import { BodyTooLargeError, countBytes } from "../../datasets/count-bytes";
+import { BodyTooLargeError, countBytes, discardRest } from "../../datasets/count-bytes";
 
 /** The JSON bodies of POST /api/runs/import: a failure is the error body of every route, plus the file's problems by line. */
 export type { ResultsImportResponse };
@@ -45,8 +45,9 @@ export async function handleResultsImport(db: Db, request: Request, { maxBytes =
   const { fileName, name, datasetId, skillVersionId } = query.data;
   if (Number(request.headers.get("content-length") ?? NaN) > maxBytes) return fail(413, { error: "The file is over the upload limit; nothing was stored." });
   if (request.body === null) return fail(400, { error: "The request has no body: send the file's bytes as the body." });
+  const body = countBytes(request.body, maxBytes);
   try {
-    const outcome = await importResults(db, countBytes(request.body, maxBytes).stream, {
+    const outcome = await importResults(db, body.stream, {
       file: fileName,
       ...(name ? { name } : {}),
       ...(datasetId !== undefined ? { datasetId } : {}),
@@ -59,5 +60,8 @@ export async function handleResultsImport(db: Db, request: Request, { maxBytes =
     if (error instanceof DatasetValidationError) return fail(400, { error: error.message, issues: error.issues, omittedIssueCount: error.omittedIssueCount });
     if (error instanceof NotFoundError) return fail(404, { error: error.message });
     throw error;
+  } finally {
+    // A file refused for its first bytes: read the rest, so the connection serves the client's next request.
+    await discardRest(body.stream);
   }
 }

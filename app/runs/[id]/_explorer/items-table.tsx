@@ -2,6 +2,8 @@ import type { RunItemRow } from "@/lib/db";
 import { withSort, type ItemQuery, type ItemSortKey } from "@/lib/runs/item-query";
 import { formatLatency, formatScore } from "@/app/_lib/format";
 import { explorerHref, itemHref, itemRowId } from "../../_lib/item-links";
+import { clipText, visibleText } from "@/lib/text/visible-text";
+import { CELL_TEXT_CHARS, ShownText } from "../../../_components/shown-text";
 import { NavLink } from "./explorer-nav";
 import styles from "./explorer.module.css";
 
@@ -18,7 +20,15 @@ const COLUMNS: { key: ItemSortKey; label: string; numeric?: boolean; className?:
   { key: "turns", label: "Turns", numeric: true, className: styles.colTurns },
 ];
 
-/** The page of items; sorting is a link per column header, so the sort lives in the URL. Everything is text. */
+/** A cell's tooltip: the text as the cell shows it (cut, control characters visible). */
+function tooltip(text: string): string {
+  return visibleText(clipText(text, CELL_TEXT_CHARS).shown);
+}
+
+/**
+ * The page of items; sorting is a link per column header, so the sort lives in the URL. Everything is text, cut at
+ * CELL_TEXT_CHARS (the item view shows more) with control characters made visible (see shown-text.tsx).
+ */
 export function ItemsTable({ runId, rows, query }: { runId: number; rows: RunItemRow[]; query: ItemQuery }) {
   return (
     <table className={styles.table}>
@@ -46,20 +56,20 @@ export function ItemsTable({ runId, rows, query }: { runId: number; rows: RunIte
           <tr key={row.itemId} id={itemRowId(row.itemId)}>
             <td className={styles.itemId}>
               {/* One link per row for keyboards and screen readers (the question); the id is a second mouse target. */}
-              <NavLink href={itemHref(runId, row.itemId, query)} tabIndex={-1} aria-hidden>{row.itemId}</NavLink>
+              <NavLink href={itemHref(runId, row.itemId, query)} tabIndex={-1} aria-hidden>{visibleText(row.itemId)}</NavLink>
             </td>
             <td className={styles.question}>
-              <NavLink href={itemHref(runId, row.itemId, query)} className={styles.clamp}>{row.question || "(empty question)"}</NavLink>
+              <NavLink href={itemHref(runId, row.itemId, query)} className={styles.clamp}>{row.question ? <ShownText text={row.question} max={CELL_TEXT_CHARS} /> : "(empty question)"}</NavLink>
             </td>
             <td className={styles.text}>
-              <span className={styles.clamp} title={row.goldAnswers.join(" | ")}>{row.goldAnswers.join(" | ")}</span>
+              <span className={styles.clamp} title={tooltip(row.goldAnswers.join(" | "))}><ShownText text={row.goldAnswers.join(" | ")} max={CELL_TEXT_CHARS} /></span>
             </td>
             <td className={styles.text}>
               {row.predictedAnswer ? (
-                <span className={styles.clamp} title={row.predictedAnswer}>{row.predictedAnswer}</span>
+                <span className={styles.clamp} title={tooltip(row.predictedAnswer)}><ShownText text={row.predictedAnswer} max={CELL_TEXT_CHARS} /></span>
               ) : row.status === "error" || row.status === "timeout" ? (
                 // No answer to show: why there is none.
-                <span className={`${styles.clamp} ${styles.reason}`} title={row.failReason}>{row.failReason}</span>
+                <span className={`${styles.clamp} ${styles.reason}`} title={tooltip(row.failReason)}><ShownText text={row.failReason} max={CELL_TEXT_CHARS} /></span>
               ) : (
                 <span className="muted">–</span>
               )}

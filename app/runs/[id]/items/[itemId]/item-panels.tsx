@@ -5,50 +5,66 @@ import type { ItemQuery } from "@/lib/runs/item-query";
 import type { StoredItemResult } from "@/lib/runs/types";
 import { formatCount, formatDateTime, formatLatency, formatScore, modelLabel } from "@/app/_lib/format";
 import { itemHref } from "../../../_lib/item-links";
+import { clipSegments, LIST_ITEMS, MoreCharacters, ShownText } from "../../../../_components/shown-text";
+import { visibleText } from "@/lib/text/visible-text";
 import styles from "./item.module.css";
 
-function Marked({ segments }: { segments: TextSegment[] }) {
+/** How much of each text the item view renders: `max` characters (all when undefined), the rest behind `showAllHref`. */
+export interface TextLimit {
+  max: number | undefined;
+  showAllHref?: string;
+}
+
+function Marked({ segments, texts }: { segments: TextSegment[]; texts: TextLimit }) {
+  const clipped = clipSegments(segments, texts.max);
   return (
     <>
-      {segments.map((segment, index) =>
-        segment.match ? <mark key={index} className={styles.match}>{segment.text}</mark> : <span key={index}>{segment.text}</span>,
+      {clipped.segments.map((segment, index) =>
+        segment.match ? <mark key={index} className={styles.match}>{visibleText(segment.text)}</mark> : <span key={index}>{visibleText(segment.text)}</span>,
       )}
+      {clipped.hidden > 0 ? <MoreCharacters hidden={clipped.hidden} moreHref={texts.showAllHref} /> : null}
     </>
   );
 }
 
 /** Question, gold answers, the prediction with the tokens it shares with the closest gold marked, scores, fail reason. */
-export function AnswerSummary({ result }: { result: StoredItemResult }) {
+export function AnswerSummary({ result, texts }: { result: StoredItemResult; texts: TextLimit }) {
   const highlight = highlightAnswer(result.predictedAnswer, result.goldAnswers);
+  const golds = texts.max === undefined ? result.goldAnswers : result.goldAnswers.slice(0, LIST_ITEMS);
   return (
     <section className={`card ${styles.section}`} aria-label="Answer">
       <dl className={styles.answerGrid}>
         <div className={styles.wide}>
           <dt>Question</dt>
-          <dd className={styles.question}>{result.question}</dd>
+          <dd className={styles.question}><ShownText text={result.question} max={texts.max} moreHref={texts.showAllHref} /></dd>
         </div>
         <div>
           <dt>Gold answers</dt>
           <dd>
             <ul className={styles.golds}>
-              {result.goldAnswers.map((gold, index) => (
+              {golds.map((gold, index) => (
                 <li key={index}>
                   {index === highlight.closestGold && highlight.f1 > 0 ? (
                     <>
-                      <Marked segments={highlight.gold} /> <span className={styles.closest}>closest (F1 {formatScore(highlight.f1)})</span>
+                      <Marked segments={highlight.gold} texts={texts} /> <span className={styles.closest}>closest (F1 {formatScore(highlight.f1)})</span>
                     </>
                   ) : (
-                    gold
+                    <ShownText text={gold} max={texts.max} moreHref={texts.showAllHref} />
                   )}
                 </li>
               ))}
             </ul>
+            {golds.length < result.goldAnswers.length ? (
+              <span className="muted">
+                and {formatCount(result.goldAnswers.length - golds.length)} more (<a href={texts.showAllHref}>show all</a>)
+              </span>
+            ) : null}
           </dd>
         </div>
         <div>
           <dt>Predicted answer</dt>
           <dd className={styles.predicted} data-testid="predicted-answer">
-            {result.predictedAnswer ? <Marked segments={highlight.predicted} /> : <span className="muted">(none)</span>}
+            {result.predictedAnswer ? <Marked segments={highlight.predicted} texts={texts} /> : <span className="muted">(none)</span>}
           </dd>
         </div>
         <div className={styles.scores}>
@@ -62,7 +78,7 @@ export function AnswerSummary({ result }: { result: StoredItemResult }) {
         {result.failReason ? (
           <div className={styles.wide}>
             <dt>Fail reason</dt>
-            <dd className={styles.failReason}>{result.failReason}</dd>
+            <dd className={styles.failReason}><ShownText text={result.failReason} max={texts.max} moreHref={texts.showAllHref} /></dd>
           </div>
         ) : null}
       </dl>

@@ -6,7 +6,8 @@ import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, typ
 import { formatCount, modelLabel } from "@/app/_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
 import { foundOrNotFound, idOrNotFound } from "../../../../_lib/not-found";
-import { AnswerSummary, ItemFacts, OtherRuns } from "./item-panels";
+import { AnswerSummary, ItemFacts, OtherRuns, type TextLimit } from "./item-panels";
+import { BLOCK_TEXT_CHARS, ShownText } from "../../../../_components/shown-text";
 import { ExecItemDetails } from "../../../_components/exec-item-details";
 import { ConversationView } from "./conversation-view";
 import { ItemNav } from "@/app/_components/item-nav";
@@ -54,6 +55,9 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
   const active = run.status === "queued" || run.status === "running";
   // The item view carries the explorer's view without its page: prev / next walk the whole view.
   const query: Omit<ItemQuery, "page"> = withoutPage(parseItemQuery(await searchParams, { filter: defaultItemFilter(active) }));
+  // Each text is cut at BLOCK_TEXT_CHARS (the page costs the same whatever the item holds) unless `show=all` asks for all.
+  const showAll = (await searchParams).show === "all";
+  const texts: TextLimit = showAll ? { max: undefined } : { max: BLOCK_TEXT_CHARS, showAllHref: `${itemHref(run.id, itemId, query)}&show=all` };
   const [neighbours, conversation, others] = await Promise.all([
     getItemNeighbours(db, run.id, itemId, query),
     getItemConversation(db, run.id, itemId),
@@ -69,11 +73,11 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
     <>
       <p className={styles.breadcrumb}>
         <Link href="/runs">Runs</Link> / <Link href={`/runs/${run.id}`}>#{run.id}</Link> /{" "}
-        <Link href={backToTableHref(run.id, query, itemId, neighbours.position)}>Items</Link> / {itemId}
+        <Link href={backToTableHref(run.id, query, itemId, neighbours.position)}>Items</Link> / <ShownText text={itemId} max={undefined} />
       </p>
       <div className={styles.header}>
         <h1 className={styles.title}>
-          Item <code>{itemId}</code> <span className={`badge ${result.status}`}>{result.status}</span>
+          Item <code><ShownText text={itemId} max={undefined} /></code> <span className={`badge ${result.status}`}>{result.status}</span>
         </h1>
         <p className={styles.subtitle}>
           Run #{run.id}
@@ -86,7 +90,7 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
         backHref={backToTableHref(run.id, query, itemId, neighbours.position)}
         place={place}
       />
-      <AnswerSummary result={result} />
+      <AnswerSummary result={result} texts={texts} />
       <ItemFacts result={result} />
       <ConversationView
         systemPrompt={run.systemPrompt}
@@ -95,6 +99,7 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
         question={result.question}
         golds={result.goldAnswers}
         showRefinements={run.backend !== "agent"}
+        texts={texts}
       />
       {/* Agent runs: SKILL.md, task.md, the agent's output and the files it left (nothing for chat runs). */}
       <ExecItemDetails runId={run.id} itemId={itemId} />
