@@ -1,5 +1,5 @@
 /**
- * The hostile-input corpus (tests/reliability/hostile-uploads.test.ts): malformed and oversized files, each with what
+ * The hostile-input corpus (tests/reliability/hostile-uploads.server.test.ts): malformed and oversized files, each with what
  * the upload must answer. Small ones are spelled out; large ones are generated while they are sent.
  */
 import type { Db } from "@/lib/db";
