@@ -6,6 +6,7 @@ import {
 } from "@/lib/db";
 import { makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
+import { measureLongestStall } from "../support/event-loop";
 
 let t: TestDatabase;
 beforeEach(() => {
@@ -15,22 +16,7 @@ afterEach(async () => {
   await t.close();
 });
 
-/** The longest the event loop went without running a 5 ms timer while `work` ran, less those 5 ms. */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 5);
-    last = now;
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return Math.max(longest, performance.now() - last - 5);
-}
+const longestStall = async (work: () => Promise<unknown>) => (await measureLongestStall(work)).longestStallMs;
 
 const input = (items = makeItems(30_000)) => ({ name: "large", fileName: "large.jsonl", format: "jsonl" as const, hash: "h-large", items });
 
