@@ -16,7 +16,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Only what npm and node need: no Skillboard setting from the caller's environment. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: `file:${join(dataDir, "t.db")}`, ...extra };
+  // No NODE_ENV: `next start` and `next dev` each set their own (Next's types make it a required member).
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: `file:${join(dataDir, "t.db")}`, ...extra } as Record<string, string> as NodeJS.ProcessEnv;
 }
 
 function runScript(script: "start" | "dev", env: Record<string, string>) {
