@@ -11,7 +11,15 @@ import { LOOPBACK_ONLY } from "@/lib/auth/access-policy";
 import { openDatabase, type Db } from "@/lib/db";
 import { BUILD_TIMEOUT_MS, ensureBuild } from "../support/app-server";
 import { runCli } from "../support/cli";
-import { killAllStarted, postServerAction, rawRequest, serverActionId, startServer, stopServer, type RunningServer } from "./server-process";
+import { killAllStarted, postServerAction, rawRequest, serverActionId, startServer, stopServer, type RawReply, type RunningServer } from "./server-process";
+
+/** Every response, whatever it is (page, asset, JSON, redirect, refusal), may not be framed or sniffed. */
+function expectSecurityHeaders(reply: RawReply, what: string): void {
+  expect(reply.headers["content-security-policy"], what).toContain("frame-ancestors 'none'");
+  expect(reply.headers["x-frame-options"], what).toBe("DENY");
+  expect(reply.headers["x-content-type-options"], what).toBe("nosniff");
+  expect(reply.headers["referrer-policy"], what).toBe("same-origin");
+}
 
 // Paths the proxy's matcher used to skip, paths no route answers, and ordinary pages: all must be checked.
 const PATHS = ["/_next/imagex", "/_next/image", "/favicon.ico", "/_next/static/x", "/_next/staticx", "/icon.svg", "/API/datasets", "/api/datasets/x", "/nothing.png", "/runs/1"];
@@ -61,6 +69,24 @@ describe("without a token (loopback only)", () => {
     expect(await db.run.count()).toBe(before);
   });
 
+  it("sends the security headers on every kind of response", async () => {
+    const host = `127.0.0.1:${server.port}`;
+    const page = await rawRequest(server.port, "/", { method: "GET", headers: { host } });
+    expect(page.status).toBe(200);
+    expectSecurityHeaders(page, "page");
+    const asset = /(\/_next\/static\/[^"]+\.js)"/.exec(page.body)![1]!;
+    const replies: [string, RawReply][] = [
+      ["static asset", await rawRequest(server.port, asset, { method: "GET", headers: { host } })],
+      ["icon", await rawRequest(server.port, "/icon.svg", { method: "GET", headers: { host } })],
+      ["route handler", await rawRequest(server.port, "/api/auth/check", { method: "GET", headers: { host } })],
+      ["404", await rawRequest(server.port, "/no-such-page", { method: "GET", headers: { host } })],
+      ["refusal", await rawRequest(server.port, "/", { method: "GET", headers: { host: "evil.example" } })],
+      ["upload route", await rawRequest(server.port, "/api/datasets", { method: "POST", headers: { host, "content-type": "text/plain" }, body: "x" })],
+      ["results import route", await rawRequest(server.port, "/api/runs/import", { method: "POST", headers: { host, "content-type": "text/plain" }, body: "x" })],
+    ];
+    for (const [what, reply] of replies) expectSecurityHeaders(reply, `${what} (${reply.status})`);
+  });
+
   it("refuses reads under another Host name too, static files included", async () => {
     for (const path of ["/", "/_next/static/chunks/x.js", "/favicon.ico", "/_next/image?url=%2Ficon.svg&w=64&q=75"]) {
       const reply = await rawRequest(server.port, path, { method: "GET", headers: { host: "evil.example" } });
@@ -77,6 +103,16 @@ describe("with a token", () => {
   }, 90_000);
   afterAll(async () => {
     if (server) await stopServer(server);
+  });
+
+  it("sends the security headers on redirects and refusals too", async () => {
+    const host = `127.0.0.1:${server.port}`;
+    const redirect = await rawRequest(server.port, "/runs", { method: "GET", headers: { host } });
+    expect(redirect.status).toBe(303);
+    expectSecurityHeaders(redirect, "redirect to sign-in");
+    const refused = await rawRequest(server.port, "/api/auth/check", { method: "GET", headers: { host } });
+    expect(refused.status).toBe(401);
+    expectSecurityHeaders(refused, "401");
   });
 
   it.each(PATHS)("answers an action posted to %s without credentials with 401, quietly", async (path) => {
