@@ -21,7 +21,8 @@ const STOP_GRACE_MS = 10_000;
 /** `mode`: "start" (production build) or "dev". Never returns: the process ends when the server does. */
 export function launchNext(mode) {
   // A reader of our output that went away (`npm start | head`) must not turn into an uncaught exception here.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+  const closed = new Set();
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => closed.add(stream));
 
   // @next/env ships with next (an exact dependency of it); resolve it through next so hoisting does not matter.
   const requireFromNext = createRequire(createRequire(import.meta.url).resolve("next/package.json"));
@@ -41,7 +42,18 @@ export function launchNext(mode) {
   }
 
   const nextBin = bin("next");
-  const server = spawn(nextBin, [mode, "-H", policy.host, "-p", String(policy.port)], { cwd: projectDir, stdio: "inherit" });
+  // A terminal is passed on as it is (Next colours its output there). A pipe or a file is relayed: when its reader goes
+  // away, the server's output is dropped here and the server never meets a closed pipe (EPIPE), whatever it logs.
+  const relay = (stream) => (stream.isTTY ? "inherit" : "pipe");
+  const server = spawn(nextBin, [mode, "-H", policy.host, "-p", String(policy.port)], {
+    cwd: projectDir,
+    stdio: ["inherit", relay(process.stdout), relay(process.stderr)],
+  });
+  for (const [from, to] of [[server.stdout, process.stdout], [server.stderr, process.stderr]]) {
+    from?.on("data", (chunk) => {
+      if (!closed.has(to)) to.write(chunk);
+    });
+  }
 
   // Ctrl-C in a terminal reaches both processes; `kill <pid>` reaches only this one, so pass it on.
   let killTimer;
@@ -57,7 +69,8 @@ export function launchNext(mode) {
     process.exit(1);
   });
 
-  server.on("exit", (code, signal) => {
+  // "close": the server has exited and everything it wrote has been relayed.
+  server.on("close", (code, signal) => {
     clearTimeout(killTimer);
     if (signal) {
       // Die of the same signal, so a shell or supervisor sees what happened to the server itself.
