@@ -1,7 +1,7 @@
 /**
- * Runs once when the Next.js server boots, before the first request: make the output streams safe to lose, migrate
- * the database, seed the demo on a fresh install, start the run worker (which also resumes runs a crash or restart
- * left "running"), and make sure a stop signal stops the server.
+ * Runs once when the Next.js server boots, before the first request: make the output streams safe to lose and free of
+ * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install, start the
+ * run worker (which also resumes runs a crash or restart left "running"), and make sure a stop signal stops the server.
  */
 
 /** After SIGTERM or SIGINT, how long Next may take to close (it waits for requests under way) before the process ends anyway. */
@@ -9,11 +9,22 @@ const STOP_DEADLINE_MS = 5_000;
 
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { guardOutputStream } = await import("./lib/process/output-streams");
+  const { guardOutputStream, redactWrites } = await import("./lib/process/output-streams");
   // `next start 2>&1 | head`: once the reader has gone, what the server logs is dropped instead of failing with EPIPE
-  // as an uncaught exception, which Next would log to the same closed pipe, and so on.
-  guardOutputStream(process.stdout);
-  guardOutputStream(process.stderr);
+  // as an uncaught exception, which Next would log to the same closed pipe, and so on. And the log never shows a key,
+  // whoever writes to it (Next logs the errors it catches).
+  for (const stream of [process.stdout, process.stderr]) {
+    guardOutputStream(stream);
+    redactWrites(stream);
+  }
+
+  // A key in a model server URL would be quoted in every error: refuse to start, naming the setting only.
+  const { modelEnvironmentProblems } = await import("./lib/model/url-credentials");
+  const problems = modelEnvironmentProblems();
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`skillboard: refusing to start: ${problem}`);
+    process.exit(2);
+  }
 
   const { getDb } = await import("./lib/db/client");
   const { seedDemoIfEmpty } = await import("./lib/db/demo");

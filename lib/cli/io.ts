@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { flushOutputStream, guardOutputStream } from "../process/output-streams";
+import { flushOutputStream, guardOutputStream, redactWrites } from "../process/output-streams";
 
 /** Bad input or usage: the CLI exits with code 2 and this message. */
 export class CliInputError extends Error {
@@ -22,6 +22,8 @@ export const STDOUT_CLOSED_EXIT_CODE = 141;
 
 const stdout = guardOutputStream(process.stdout);
 guardOutputStream(process.stderr);
+// Progress, notices and errors never show a key (stdout is data, already redacted where it was stored).
+redactWrites(process.stderr);
 
 /** Progress, notices and errors: stderr, so stdout carries only data and can be piped. */
 export function logLine(line: string): void {

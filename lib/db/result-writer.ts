@@ -1,4 +1,5 @@
 import type { ItemExecRecord, ItemResult } from "../rollout/types";
+import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
 import { indexResultsForSearch } from "./item-search";
 
@@ -178,7 +179,8 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
     cumSubEm: r.cum.subEm,
     predictedAnswer: r.predictedAnswer,
     response: r.response,
-    failReason: r.failReason,
+    // Whatever produced the reason (a model error, an agent's stderr, an unexpected exception), no secret is stored.
+    failReason: redactSecrets(r.failReason),
     agentOk: r.agentOk ? 1 : 0,
     nTurns: r.nTurns,
     latencyMs: r.latencyMs,

@@ -4,6 +4,7 @@ import { RunConfigSchema, type RunConfig } from "../rollout/run-config";
 import type { RunStatus } from "../rollout/types";
 import type { Db } from "./client";
 import { NotFoundError, RunBusyError } from "./errors";
+import { redactSecrets } from "../text/redact-secrets";
 
 export interface RunRecord extends Omit<Run, "configJson" | "status"> {
   status: RunStatus;
@@ -141,7 +142,8 @@ export async function finishRun(
     where: { id: runId, workerId },
     data: {
       status: outcome.status,
-      error: outcome.error ?? null,
+      // A run's error is shown and exported: no secret is stored, whatever the message quoted.
+      error: outcome.error ? redactSecrets(outcome.error) : null,
       finishedAt: new Date(),
       workerId: null,
       inFlight: 0,

@@ -7,6 +7,7 @@
  */
 
 import type { Writable } from "node:stream";
+import { redactSecrets } from "../text/redact-secrets";
 
 interface GuardedStream {
   /** True once a write failed: the reader is gone and writes are being dropped. */
@@ -39,4 +40,21 @@ export function guardOutputStream(stream: Writable, onClosed?: (error: NodeJS.Er
 export function flushOutputStream(stream: Writable): Promise<void> {
   if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => stream.write("", () => resolve()));
+}
+
+/**
+ * Makes every write to `stream` pass through redactSecrets: a log stream (the server's stdout and stderr, the CLI's
+ * stderr) never shows a key, whatever code wrote the line (Next's own error logging included). Not for data streams.
+ */
+export function redactWrites(stream: Writable): void {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === "string") return write(redactSecrets(chunk), ...rest);
+    if (chunk instanceof Uint8Array) {
+      const text = Buffer.from(chunk).toString("utf8");
+      const redacted = redactSecrets(text);
+      return write(redacted === text ? chunk : redacted, ...(redacted === text ? rest : rest.filter((arg) => typeof arg === "function")));
+    }
+    return write(chunk, ...rest);
+  }) as Writable["write"];
 }
