@@ -102,8 +102,9 @@ describe("security headers (browser)", () => {
       await framing.goto(`http://127.0.0.2:${port}/`, { waitUntil: "load" });
       const frame = framing.frames().find((candidate) => candidate !== framing.mainFrame());
       expect(frame).toBeDefined();
-      // Chromium refuses to render the dashboard there and shows its error page instead: nothing to click through.
-      expect(frame!.url()).toMatch(/^chrome-error:/);
+      // Chromium refuses to render the dashboard there and shows its error page instead (once the refused response
+      // is in, which "load" does not always wait for): nothing to click through.
+      await expect.poll(() => frame!.url(), { timeout: 10_000 }).toMatch(/^chrome-error:/);
       expect(await frame!.locator("button, a[href]").count()).toBe(0);
     } finally {
       await framing.close();
