@@ -1,4 +1,8 @@
 import type { NextConfig } from "next";
+import { NO_CONTENT_POLICY, securityHeaders } from "./lib/auth/security-headers";
+
+// The proxy (proxy.ts) sets the security headers on every response it sees; these two routes bypass it.
+const UNPROXIED_ROUTES = ["/api/datasets", "/api/runs/import"];
 
 const nextConfig: NextConfig = {
   experimental: {
@@ -6,6 +10,10 @@ const nextConfig: NextConfig = {
     serverActions: { bodySizeLimit: "10mb" },
   },
   poweredByHeader: false,
+  async headers() {
+    const headers = Object.entries(securityHeaders(NO_CONTENT_POLICY)).map(([key, value]) => ({ key, value }));
+    return UNPROXIED_ROUTES.map((source) => ({ source, headers }));
+  },
 };
 
 export default nextConfig;

@@ -9,6 +9,10 @@ export const metadata: Metadata = {
   description: "Evaluate skill documents for LLM agents on question-answering datasets",
 };
 
+// Every page is rendered per request: its scripts carry the nonce of that response's Content-Security-Policy
+// (proxy.ts), which a page prerendered at build time could not know, the not-found page included.
+export const dynamic = "force-dynamic";
+
 const NAV = [
   { href: "/skills", label: "Skills" },
   { href: "/datasets", label: "Datasets" },

@@ -2,8 +2,9 @@
  * What the proxy does with a request: let it through, send a browser to the sign-in page, or refuse.
  * Pure (no Next imports) so the rules can be tested directly; proxy.ts only turns decisions into responses.
  *
- * With SKILLBOARD_TOKEN set, everything but the sign-in page and endpoint needs the token (cookie or
- * bearer). Without it everything passes (scripts/start.mjs keeps the server on loopback), except two
+ * With SKILLBOARD_TOKEN set, everything but the sign-in page and endpoint, and reads of Next's static build output
+ * (/_next/static/…), needs the token (cookie or bearer). Without it everything passes (scripts/start.mjs keeps the
+ * server on loopback), except two
  * attacks a browser can still be made to carry out:
  * - cross-site requests (another site, or another app on localhost, posting with the user's browser):
  *   in both modes, state-changing requests whose Origin is not this host are refused, as Next itself
@@ -36,6 +37,7 @@ export const LOOPBACK_ONLY = "this dashboard only answers on localhost unless SK
 
 export const SIGNIN_PAGE = "/signin";
 export const SIGNIN_ENDPOINT = "/api/auth/signin";
+export const STATIC_ASSETS_PREFIX = "/_next/static/";
 
 export function decideAccess(request: RequestFacts, token: string | undefined): AccessDecision {
   const method = request.method.toUpperCase();
@@ -51,6 +53,8 @@ export function decideAccess(request: RequestFacts, token: string | undefined): 
 
   const { pathname } = request;
   if ((readOnly && pathname === SIGNIN_PAGE) || (method === "POST" && pathname === SIGNIN_ENDPOINT)) return { kind: "allow" };
+  // Next's build output (scripts, styles) holds no data, and the sign-in page needs it.
+  if (readOnly && pathname.startsWith(STATIC_ASSETS_PREFIX)) return { kind: "allow" };
   if (hasValidCredentials(request.headers, token)) return { kind: "allow" };
   if (isPageRequest(request)) {
     const next = `${pathname}${request.search}`;

@@ -3,8 +3,10 @@
 export declare const DEFAULT_HOST: string;
 export declare const DEFAULT_PORT: number;
 export declare const MIN_TOKEN_LENGTH: number;
+export declare const MIN_TOKEN_BITS: number;
 
 export type StartPolicy = { ok: true; host: string; port: number } | { ok: false; message: string };
 
 export declare function isLoopbackHost(host: string): boolean;
+export declare function tokenProblem(token: string): string | undefined;
 export declare function checkStartPolicy(env: Readonly<Record<string, string | undefined>>): StartPolicy;

@@ -7,6 +7,8 @@
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 3000;
 export const MIN_TOKEN_LENGTH = 16;
+/** What a token's own characters must carry at least, counted by how often each occurs (see tokenProblem). */
+export const MIN_TOKEN_BITS = 40;
 
 /**
  * True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. A host may carry
@@ -31,9 +33,33 @@ export function isLoopbackHost(host) {
 }
 
 /**
- * Whether `next start` may run with this environment, and on which host and port. Listening on a
- * non-loopback address exposes model credits and data to the network, so it needs SKILLBOARD_TOKEN.
- * Messages name variables, never their values.
+ * Why a token is too weak to protect the dashboard, or undefined when it will do. It needs at least
+ * MIN_TOKEN_LENGTH characters other than spaces, and MIN_TOKEN_BITS of entropy as its character frequencies
+ * estimate it (length × Shannon entropy per character), which a repeated character ("aaaa…"), a short cycle
+ * ("abab…") or a run of one character with a few others cannot reach; 16 random hex digits do. The reason never
+ * quotes the token.
+ */
+export function tokenProblem(token) {
+  const characters = Array.from(String(token)).filter((character) => !/\s/u.test(character));
+  if (characters.length < MIN_TOKEN_LENGTH) return `SKILLBOARD_TOKEN has fewer than ${MIN_TOKEN_LENGTH} characters other than spaces`;
+  const counts = new Map();
+  for (const character of characters) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let bitsPerCharacter = 0;
+  for (const count of counts.values()) bitsPerCharacter -= (count / characters.length) * Math.log2(count / characters.length);
+  if (bitsPerCharacter * characters.length < MIN_TOKEN_BITS) {
+    return "SKILLBOARD_TOKEN is too predictable (a few characters, repeated)";
+  }
+  return undefined;
+}
+
+const TOKEN_ADVICE =
+  `Set SKILLBOARD_TOKEN to a random secret of at least ${MIN_TOKEN_LENGTH} characters ` +
+  "(for example: export SKILLBOARD_TOKEN=$(openssl rand -hex 32))";
+
+/**
+ * Whether the dashboard (`next start` or `next dev`) may run with this environment, and on which host and port.
+ * Listening on a non-loopback address exposes model credits and data to the network, so it needs SKILLBOARD_TOKEN;
+ * and a token that is set, on any host, must be one that protects something. Messages name variables, never values.
  */
 export function checkStartPolicy(env) {
   const host = env.SKILLBOARD_HOST?.trim() || DEFAULT_HOST;
@@ -42,20 +68,21 @@ export function checkStartPolicy(env) {
     return { ok: false, message: `PORT must be a number from 0 to 65535, got "${portText}".` };
   }
   const port = Number(portText);
-  if (isLoopbackHost(host)) return { ok: true, host, port };
-
   const token = env.SKILLBOARD_TOKEN ?? "";
-  if (token.length >= MIN_TOKEN_LENGTH) return { ok: true, host, port };
-  const problem = token
-    ? `SKILLBOARD_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters`
-    : "SKILLBOARD_TOKEN is not set";
+  const weakness = token ? tokenProblem(token) : undefined;
+  if (weakness) {
+    return {
+      ok: false,
+      message: `Refusing to listen on ${host}: ${weakness}, so it would not keep anyone out.\n${TOKEN_ADVICE},\nor unset it.`,
+    };
+  }
+  if (isLoopbackHost(host) || token) return { ok: true, host, port };
   return {
     ok: false,
     message:
-      `Refusing to listen on ${host}: it is not a loopback address and ${problem}.\n` +
+      `Refusing to listen on ${host}: it is not a loopback address and SKILLBOARD_TOKEN is not set.\n` +
       "Anyone who can reach this address could read your data and spend your model credits.\n" +
-      `Either set SKILLBOARD_TOKEN to a secret of at least ${MIN_TOKEN_LENGTH} characters ` +
-      "(for example: export SKILLBOARD_TOKEN=$(openssl rand -hex 32)),\n" +
+      `Either ${TOKEN_ADVICE.charAt(0).toLowerCase()}${TOKEN_ADVICE.slice(1)},\n` +
       "or unset SKILLBOARD_HOST to listen on 127.0.0.1 only.",
   };
 }

@@ -1,10 +1,29 @@
 import { createInterface } from "node:readline";
-import { once } from "node:events";
+import { flushOutputStream, guardOutputStream, redactWrites } from "../process/output-streams";
 
 /** Bad input or usage: the CLI exits with code 2 and this message. */
 export class CliInputError extends Error {
   override name = "CliInputError";
 }
+
+/**
+ * The reader of stdout went away (EPIPE, as with `| head`): the command stops at once, without a message (nobody is
+ * there to read the rest), and exits with STDOUT_CLOSED_EXIT_CODE.
+ */
+export class StdoutClosedError extends Error {
+  override name = "StdoutClosedError";
+  constructor() {
+    super("stdout was closed by its reader");
+  }
+}
+
+/** What a shell reports for a command killed by a broken pipe (128 + SIGPIPE). */
+export const STDOUT_CLOSED_EXIT_CODE = 141;
+
+const stdout = guardOutputStream(process.stdout);
+guardOutputStream(process.stderr);
+// Progress, notices and errors never show a key (stdout is data, already redacted where it was stored).
+redactWrites(process.stderr);
 
 /** Progress, notices and errors: stderr, so stdout carries only data and can be piped. */
 export function logLine(line: string): void {
@@ -13,7 +32,32 @@ export function logLine(line: string): void {
 
 /** Data to stdout, waiting when the pipe is full so large exports do not pile up in memory. */
 export async function writeOut(text: string): Promise<void> {
-  if (!process.stdout.write(text)) await once(process.stdout, "drain");
+  if (stdout.closed) throw new StdoutClosedError();
+  if (process.stdout.write(text)) return;
+  // Whichever comes first: the reader takes the data ('drain'), or it is gone ('error', handled by the guard).
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.stdout.off("drain", done);
+      process.stdout.off("error", done);
+      resolve();
+    };
+    process.stdout.on("drain", done);
+    process.stdout.on("error", done);
+  });
+  if (stdout.closed) throw new StdoutClosedError();
+}
+
+/**
+ * Waits until every byte written to stdout and stderr has been handed to the operating system, so that exiting
+ * loses nothing however slowly the reader reads. Node buffers whatever a full pipe does not take at once.
+ */
+export async function flushOutput(): Promise<void> {
+  await Promise.all([flushOutputStream(process.stdout), flushOutputStream(process.stderr)]);
+}
+
+/** True once a write to stdout failed: some of the output did not reach its reader. */
+export function stdoutWasClosed(): boolean {
+  return stdout.closed;
 }
 
 /** Non-empty lines of stdin with their 1-based line numbers. */

@@ -6,7 +6,7 @@ import { importCommand } from "./commands/import";
 import { promptCommand } from "./commands/prompt";
 import { runCommand } from "./commands/run";
 import { scoreCommand } from "./commands/score";
-import { CliInputError, logLine } from "./io";
+import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
 
 const USAGE = `usage: npm run -s cli -- <command>
   score                                   JSONL {"response","answers"} on stdin → scores on stdout
@@ -46,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function exitCodeFor(error: unknown): number {
+  if (error instanceof StdoutClosedError) return STDOUT_CLOSED_EXIT_CODE;
   if (error instanceof CliInputError || error instanceof DatasetValidationError || error instanceof NotFoundError) return 2;
   if (error instanceof Error && (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) return 2;
   if (error instanceof RunBusyError) return 4;
@@ -57,10 +58,14 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    logLine(`error: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof StdoutClosedError)) logLine(`error: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = exitCodeFor(error);
   },
-).finally(() => {
-  // The Prisma client and timers would otherwise keep the process alive.
-  setTimeout(() => process.exit(), 0).unref();
-});
+)
+  .then(flushOutput)
+  .finally(() => {
+    // Also when the reader left after the command's last write: the output is incomplete, whatever the command said.
+    if (stdoutWasClosed()) process.exitCode = STDOUT_CLOSED_EXIT_CODE;
+    // The Prisma client and timers would otherwise keep the process alive; the output is flushed by now.
+    process.exit();
+  });

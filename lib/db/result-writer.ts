@@ -1,4 +1,5 @@
 import type { ItemExecRecord, ItemResult } from "../runs/types";
+import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
 import { indexResultsForSearch } from "./explorer-search";
 import { insertStatements, type SqlValue } from "./insert-rows";
@@ -162,7 +163,8 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
     cumSubEm: r.cum.subEm,
     predictedAnswer: r.predictedAnswer,
     response: r.response,
-    failReason: r.failReason,
+    // Whatever produced the reason (a model error, an agent's stderr, an unexpected exception), no secret is stored.
+    failReason: redactSecrets(r.failReason),
     agentOk: r.agentOk ? 1 : 0,
     nTurns: r.nTurns,
     latencyMs: r.latencyMs,

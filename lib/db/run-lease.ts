@@ -3,6 +3,7 @@ import type { RunStatus } from "../runs/types";
 import type { Db } from "./client";
 import { NotFoundError, RunBusyError } from "./errors";
 import { getRun, refuseImported, type RunRecord } from "./run-records";
+import { redactSecrets } from "../text/redact-secrets";
 
 /**
  * Who executes a run: a lease (worker id + heartbeat) on the run's row, taken, renewed and given up here. The database,
@@ -97,7 +98,8 @@ export async function finishRun(
     where: { id: runId, workerId },
     data: {
       status: outcome.status,
-      error: outcome.error ?? null,
+      // A run's error is shown and exported: no secret is stored, whatever the message quoted.
+      error: outcome.error ? redactSecrets(outcome.error) : null,
       finishedAt: new Date(),
       workerId: null,
       inFlight: 0,

@@ -1,6 +1,7 @@
 /** Turns whatever one attempt threw into a decision: retry it, or stop with a message for the user. */
 
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { redactSecrets } from "../text/redact-secrets";
 import { serverRequestedDelayMs } from "./backoff";
 
 /** 200 response whose body is not a chat completion (not JSON, or no choices[0].message). */
@@ -47,6 +48,12 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 export function classifyAttemptError(error: unknown, context: FailureContext): AttemptFailure {
+  // Server and SDK messages quote URLs, headers and keys: whatever the attempt reports is redacted.
+  const failure = classify(error, context);
+  return { ...failure, message: redactSecrets(failure.message) };
+}
+
+function classify(error: unknown, context: FailureContext): AttemptFailure {
   if (error instanceof MalformedResponseError || error instanceof SyntaxError) {
     return { retryable: true, message: `malformed response from the model server: ${error.message}`, cause: error };
   }

@@ -7,6 +7,7 @@ import { createBaselineChatModel, BASELINE_MODEL_NAME } from "./baseline-chat-mo
 import { createAzureChatModel, createOpenAIChatModel } from "./openai-chat-model";
 import type { BackoffOptions } from "./backoff";
 import type { ChatModel } from "./types";
+import { modelEnvironmentProblems, urlCredentialsProblem } from "./url-credentials";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export const DEFAULT_AZURE_API_VERSION = "2024-10-21";
@@ -73,6 +74,9 @@ export function createChatModel(
   env: EnvSource = process.env,
 ): ChatModel {
   const vars = readVars(env);
+  // Credentials in a server URL would be quoted in every error: refused before any model is built (see url-credentials.ts).
+  const urlProblem = modelEnvironmentProblems(env)[0] ?? urlCredentialsProblem("the run's base URL", selection.baseURL, "OPENAI_API_KEY");
+  if (urlProblem) throw new Error(urlProblem);
   const callOptions = { callTimeoutMs: settings.callTimeoutMs, maxRetries: settings.maxRetries, backoff: settings.backoff };
   switch (selection.backend) {
     case "baseline":

@@ -1,3 +1,4 @@
+import { redactSecrets } from "../text/redact-secrets";
 import type { CallStats } from "./types";
 
 /**
@@ -13,7 +14,8 @@ export class FatalModelError extends Error {
   readonly stats: CallStats;
 
   constructor(message: string, options: { status: number; code?: string; stats: CallStats; cause?: unknown }) {
-    super(message, { cause: options.cause });
+    // The message becomes the run's error, shown and stored: never with a secret in it.
+    super(redactSecrets(message), { cause: options.cause });
     this.status = options.status;
     this.code = options.code;
     this.stats = { ...options.stats };
@@ -28,7 +30,8 @@ export class ModelCallError extends Error {
   readonly stats: CallStats;
 
   constructor(message: string, options: { status?: number; stats: CallStats; cause?: unknown }) {
-    super(message, { cause: options.cause });
+    // The message becomes the item's fail reason, shown and stored: never with a secret in it.
+    super(redactSecrets(message), { cause: options.cause });
     this.status = options.status;
     this.stats = { ...options.stats };
   }

@@ -5,6 +5,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "ope
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { callWithRetries } from "./retrying-call";
+import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
 
 export const DEFAULT_MAX_RETRIES = 5;
@@ -120,7 +121,8 @@ class OpenAICompatibleChatModel implements ChatModel {
         signal: request.signal,
         observer,
         classify: (error) => classifyAttemptError(error, this.failureContext),
-        scrub: (message) => redactSecret(message, this.apiKey),
+        // The environment's keys and URL credentials, and this model's own key wherever it came from.
+        scrub: (message) => redactSecrets(message, process.env, this.apiKey === LOCAL_SERVER_PLACEHOLDER_KEY ? [] : [this.apiKey]),
       },
     );
     return {
@@ -167,8 +169,3 @@ function validatedURL(url: string, what: string): string {
   return url;
 }
 
-function redactSecret(message: string, secret: string): string {
-  // Short placeholder keys are not secrets, and replacing them would mangle ordinary words.
-  if (secret.length < 8 || secret === LOCAL_SERVER_PLACEHOLDER_KEY) return message;
-  return message.split(secret).join("[redacted]");
-}

@@ -41,6 +41,17 @@ describe("with SKILLBOARD_TOKEN set", () => {
     expect(decideAccess(request("GET", "/api/auth/signin"), TOKEN)).toEqual(AUTH_REQUIRED);
   });
 
+  it("leaves Next's static build output open to reads, and nothing else", () => {
+    expect(decideAccess(request("GET", "/_next/static/chunks/app.js"), TOKEN)).toEqual({ kind: "allow" });
+    expect(decideAccess(request("HEAD", "/_next/static/css/app.css"), TOKEN)).toEqual({ kind: "allow" });
+    // Next runs a server action posted to any path it renders, a 404 included.
+    expect(decideAccess(request("POST", "/_next/static/x", { "next-action": "x" }), TOKEN)).toEqual(AUTH_REQUIRED);
+    expect(decideAccess(request("POST", "/favicon.ico", { "next-action": "x" }), TOKEN)).toEqual(AUTH_REQUIRED);
+    expect(decideAccess(request("POST", "/_next/imagex", { "next-action": "x" }), TOKEN)).toEqual(AUTH_REQUIRED);
+    expect(decideAccess(request("GET", "/_next/staticx/a.js"), TOKEN)).toEqual(AUTH_REQUIRED);
+    expect(decideAccess(request("GET", "/_next/image?url=%2Fx&w=64&q=75"), TOKEN).kind).not.toBe("allow");
+  });
+
   it("lets requests with the bearer token or the session cookie through", () => {
     const bearer = { authorization: `Bearer ${TOKEN}` };
     const cookie = { cookie: `${SESSION_COOKIE_NAME}=${sessionCookieValue(TOKEN)}` };

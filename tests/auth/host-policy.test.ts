@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkStartPolicy, isLoopbackHost } from "@/lib/auth/host-policy.mjs";
+import { checkStartPolicy, isLoopbackHost, tokenProblem } from "@/lib/auth/host-policy.mjs";
 
 const TOKEN = "0123456789abcdef"; // exactly the 16-character minimum
 
@@ -53,6 +53,36 @@ describe("checkStartPolicy", () => {
       host: "0.0.0.0",
       port: 4000,
     });
+  });
+
+  it.each([
+    ["16 spaces", " ".repeat(16), "fewer than 16 characters other than spaces"],
+    ["padded short token", `   short-token    `, "fewer than 16 characters other than spaces"],
+    ["one repeated character", "a".repeat(40), "too predictable"],
+    ["two alternating characters", "ab".repeat(16), "too predictable"],
+    ["a short cycle", "abcd".repeat(4), "too predictable"],
+    ["mostly one character", `${"0".repeat(30)}12345`, "too predictable"],
+  ])("refuses a weak token (%s) on any host, saying why without repeating it", (_label, token, reason) => {
+    for (const host of ["0.0.0.0", "127.0.0.1"]) {
+      const policy = checkStartPolicy({ SKILLBOARD_HOST: host, SKILLBOARD_TOKEN: token });
+      expect(policy.ok).toBe(false);
+      if (policy.ok) continue;
+      expect(policy.message).toContain(reason);
+      expect(policy.message).toContain("openssl rand -hex 32");
+      expect(policy.message).toContain(`Refusing to listen on ${host}`);
+      if (token.trim()) expect(policy.message).not.toContain(token.trim());
+    }
+  });
+
+  it.each([
+    TOKEN,
+    "c0ffee-4b1d-9a7e-53d2-e61f",
+    "correct horse battery staple",
+    "3f9a0c71d2b84e65", // 16 random hex digits
+    "Zm9vYmFyYmF6cXV4MTIzNDU2",
+  ])("accepts the token %j", (token) => {
+    expect(tokenProblem(token)).toBeUndefined();
+    expect(checkStartPolicy({ SKILLBOARD_HOST: "0.0.0.0", SKILLBOARD_TOKEN: token }).ok).toBe(true);
   });
 
   it.each(["abc", "-1", "65536", "3000.5", "1e3"])("refuses PORT=%j", (port) => {

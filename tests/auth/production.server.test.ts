@@ -167,7 +167,7 @@ describe("with SKILLBOARD_TOKEN set", () => {
     expect(json.headers.getSetCookie()).toEqual([]);
   });
 
-  it.each(["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)"])(
+  it.each(["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/.//evil.example", "/%2e//evil.example"])(
     "redirects to / instead of next=%j",
     async (next) => {
       const reply = await call("/api/auth/signin", signInForm(TOKEN, next));

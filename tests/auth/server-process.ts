@@ -6,7 +6,10 @@
  */
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PROJECT_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -113,4 +116,60 @@ function serverEnv(): NodeJS.ProcessEnv {
     env[key] = value;
   }
   return env;
+}
+
+/** The id Next gave a server action in the current build (ids change with every build). */
+export function serverActionId(exportedName: string): string {
+  const manifest = JSON.parse(readFileSync(join(PROJECT_DIR, ".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const found = Object.entries(manifest.node).find(([, action]) => action.exportedName === exportedName);
+  if (!found) throw new Error(`no server action named ${exportedName} in the build`);
+  return found[0];
+}
+
+export interface RawReply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * Calls a server action the way the browser's React runtime does (POST with Next-Action and its FormData argument,
+ * encoded as React's reply format expects), with any Host and Origin: fetch() cannot set Host, and a DNS-rebinding
+ * page's requests arrive with the attacker's name in it.
+ */
+export function postServerAction(
+  port: number,
+  path: string,
+  options: { actionId: string; host: string; origin?: string; fields: Record<string, string>; headers?: Record<string, string> },
+): Promise<RawReply> {
+  const boundary = `----skillboard-test-${Math.random().toString(36).slice(2)}`;
+  const parts = [...Object.entries(options.fields).map(([name, value]) => [`_1_${name}`, value]), ["0", '["$K1"]']];
+  const body = parts.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("") + `--${boundary}--\r\n`;
+  return rawRequest(port, path, {
+    method: "POST",
+    body,
+    headers: {
+      host: options.host,
+      ...(options.origin ? { origin: options.origin } : {}),
+      "next-action": options.actionId,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      ...options.headers,
+    },
+  });
+}
+
+export function rawRequest(port: number, path: string, options: { method: string; headers: Record<string, string>; body?: string }): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...options.headers, "content-length": String(Buffer.byteLength(options.body ?? "")) };
+    const req = request({ host: "127.0.0.1", port, path, method: options.method, headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(options.body ?? "");
+  });
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { bearerCredentials, hasValidCredentials, isRequestAuthorized, sessionCookieValues } from "@/lib/auth/request-auth";
-import { safeNextPath } from "@/lib/auth/safe-next-path";
 import { SESSION_COOKIE_NAME, expiredSessionCookieOptions, isHttpsRequest, sessionCookieOptions } from "@/lib/auth/session-cookie";
 import { configuredToken, constantTimeEqual, sessionCookieMatches, sessionCookieValue, tokenMatches } from "@/lib/auth/token";
 
@@ -76,27 +75,4 @@ describe("request credentials", () => {
     expect(isRequestAuthorized(new Headers(), { SKILLBOARD_TOKEN: TOKEN })).toBe(false);
     expect(isRequestAuthorized(new Headers({ authorization: `Bearer ${TOKEN}` }), { SKILLBOARD_TOKEN: TOKEN })).toBe(true);
   });
-});
-
-describe("safeNextPath", () => {
-  it.each([
-    ["/", "/"],
-    ["/runs/3?tab=items#top", "/runs/3?tab=items#top"],
-    ["/skills/../datasets", "/datasets"],
-  ])("keeps the same-origin path %j", (input, expected) => expect(safeNextPath(input)).toBe(expected));
-
-  it.each([
-    "https://evil.example/",
-    "//evil.example/x",
-    "/\\evil.example",
-    "\\\\evil.example",
-    "/\t/evil.example",
-    "javascript:alert(1)",
-    "runs",
-    "",
-    "/signin?next=/runs",
-    "/api/auth/signin",
-    undefined,
-    42,
-  ])("replaces %j with /", (input) => expect(safeNextPath(input)).toBe("/"));
 });

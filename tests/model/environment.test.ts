@@ -77,6 +77,26 @@ describe("createChatModel", () => {
     );
   });
 
+  it("refuses a server URL with credentials in it, for every backend, without repeating them", () => {
+    const withKey = (url: string) => url.replace("http://", `http://user:${OPENAI_KEY}@`);
+    const cases: [Parameters<typeof createChatModel>[0], Record<string, string>, string][] = [
+      [{ backend: "openai" }, { OPENAI_BASE_URL: withKey(server.baseURL) }, "OPENAI_BASE_URL"],
+      [{ backend: "baseline" }, { OPENAI_BASE_URL: withKey(server.baseURL) }, "OPENAI_BASE_URL"],
+      [{ backend: "azure" }, { AZURE_OPENAI_ENDPOINT: withKey(server.origin), AZURE_OPENAI_API_KEY: AZURE_KEY, AZURE_OPENAI_DEPLOYMENT: "d" }, "AZURE_OPENAI_ENDPOINT"],
+      [{ backend: "openai", model: "m", baseURL: withKey(server.baseURL) }, {}, "the run's base URL"],
+    ];
+    for (const [selection, env, setting] of cases) {
+      let message = "";
+      try {
+        createChatModel(selection, SETTINGS, env);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`${setting} has credentials in it`);
+      expect(message).not.toContain(OPENAI_KEY);
+    }
+  });
+
   it("uses the environment's server, key and default model", async () => {
     const model = createChatModel({ backend: "openai" }, SETTINGS, { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: server.baseURL });
     expect(model).toMatchObject({ backend: "openai", model: "gpt-4o-mini" });

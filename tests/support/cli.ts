@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 
 /** Fixture files named as a user names them on the command line: relative to the project folder, where tests run. */
 export const MINI_DATASET = "tests/fixtures/datasets/searchqa-mini.jsonl";
@@ -22,10 +22,10 @@ export function runCli(args: string[], options: { databaseUrl: string; input?: s
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-export function spawnCli(args: string[], options: { databaseUrl: string; env?: Record<string, string> }): ChildProcess {
+export function spawnCli(args: string[], options: { databaseUrl: string; env?: Record<string, string>; stdio?: StdioOptions }): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "lib/cli/main.ts", ...args], {
     env: { ...cleanEnv(), DATABASE_URL: options.databaseUrl, ...options.env },
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: options.stdio ?? ["pipe", "pipe", "pipe"],
   });
 }
 

@@ -5,6 +5,7 @@ import { newWorkerId, type Db, type RunRecord } from "../../db";
 import { defaultBackend, redactBaseURL } from "../../model/environment";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { RunSettingsSchema, type RunConfig } from "../../runs";
+import { modelEnvironmentProblems, urlCredentialsProblem } from "../../model/url-credentials";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
 import { CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
 import { runMeans } from "../../runs/metrics";
@@ -36,6 +37,9 @@ const OPTIONS = {
 /** Exit codes: 0 completed, 1 failed, 2 bad input, 3 cancelled, 130 interrupted (resume it with --resume). */
 export async function runCommand(db: () => Db, args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: OPTIONS });
+  // A key in a server URL would be quoted in every error: refused before anything is stored or called.
+  const urlProblems = [...modelEnvironmentProblems(), urlCredentialsProblem("--base-url", values["base-url"], "OPENAI_API_KEY")].filter(Boolean);
+  if (urlProblems.length > 0) throw new CliInputError(urlProblems.join("\n"));
   // `run <id> started` must be the first stderr line (scripts read the id from it), so notices wait.
   const notices: string[] = [];
   // A new run is created already leased to this process, so a dashboard's worker on the same database cannot take it.

@@ -1,0 +1,20 @@
+/** Checks that secrets appear nowhere: in a text, or in any column of any row of a Skillboard database. */
+import Database from "better-sqlite3";
+import { expect } from "vitest";
+import { databaseFilePath } from "@/lib/db";
+
+export function expectNoSecret(text: string, secrets: readonly string[], where: string): void {
+  for (const secret of secrets) expect(text, `${where} holds ${secret}`).not.toContain(secret);
+}
+
+/** Every row of every table, every column, read straight from the SQLite file. */
+export function expectNoSecretInDatabase(databaseUrl: string, secrets: readonly string[]): void {
+  const sqlite = new Database(databaseFilePath(databaseUrl), { readonly: true });
+  try {
+    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    expect(tables.length).toBeGreaterThan(5);
+    for (const { name } of tables) expectNoSecret(JSON.stringify(sqlite.prepare(`SELECT * FROM "${name}"`).all()), secrets, `table ${name}`);
+  } finally {
+    sqlite.close();
+  }
+}
