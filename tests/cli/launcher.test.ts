@@ -1,0 +1,35 @@
+// `npm run -s cli` runs scripts/cli.mjs: the CLI's esbuild bundle, rebuilt when a source is newer than it, so a
+// start costs no TypeScript compilation and an edit to lib/ is never run stale.
+import { spawnSync } from "node:child_process";
+import { statSync, utimesSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDb } from "../support/test-db";
+
+const BUNDLE = "dist/cli.mjs";
+const t = createTestDb();
+afterAll(() => t.close());
+
+function launch(args: string[]) {
+  return spawnSync(process.execPath, ["scripts/cli.mjs", ...args], { env: { ...process.env, DATABASE_URL: t.url }, encoding: "utf8" });
+}
+
+describe("CLI launcher", () => {
+  it("runs the CLI from its bundle, with data on stdout only", () => {
+    const added = launch(["skill", "add", "tests/fixtures/skills/searchqa-trained.md"]);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout.trim()).toMatch(/^\d+$/);
+    const listed = launch(["skill", "list"]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
+    expect(statSync(BUNDLE).isFile()).toBe(true);
+  });
+
+  it("rebuilds a bundle older than its sources before running it", () => {
+    expect(launch(["skill", "list"]).status).toBe(0);
+    const past = new Date("2000-01-01T00:00:00Z");
+    utimesSync(BUNDLE, past, past);
+    const listed = launch(["skill", "list"]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(statSync(BUNDLE).mtimeMs).toBeGreaterThan(past.getTime() + 1000);
+  });
+});
