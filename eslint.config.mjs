@@ -31,7 +31,7 @@ const routeZones = ROUTE_FOLDERS.map((route) => ({
 const config = [
   ...next,
   ...nextTypescript,
-  { ignores: [".next/**", "generated/**", "node_modules/**", "next-env.d.ts", "data/**", "test-results/**"] },
+  { ignores: [".next/**", "generated/**", "node_modules/**", "next-env.d.ts", "data/**", "test-results/**", "dist/**"] },
   {
     files: ["lib/**/*.{ts,tsx,mts,mjs}"],
     ignores: ["lib/db/**"],
