@@ -96,21 +96,9 @@ export class JsonScanner {
   }
 
   private *scanTopObject(): Generator<void> {
-    this.pos += 1;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "}") {
-      this.pos += 1;
-      return;
-    }
+    if (this.openedEmpty("}")) return;
     for (;;) {
-      this.skipWhitespace();
-      if (this.text[this.pos] !== '"') throw this.unexpected("expected a property name in double quotes");
-      const keyStart = this.pos;
-      this.scanString();
-      const key = JSON.parse(this.text.slice(keyStart, this.pos)) as string;
-      this.skipWhitespace();
-      if (this.text[this.pos] !== ":") throw this.unexpected('expected ":" after the property name');
-      this.pos += 1;
+      const key = JSON.parse(this.scanPropertyName()) as string;
       this.skipWhitespace();
       const valueStart = this.pos;
       if (key === "data" && this.text[this.pos] === "[") {
@@ -121,38 +109,19 @@ export class JsonScanner {
         this.scanValue();
       }
       if (key === "data") this.dataValue = { start: valueStart, end: this.pos };
-      this.skipWhitespace();
-      const next = this.text[this.pos];
-      if (next === "}") {
-        this.pos += 1;
-        return;
-      }
-      if (next !== ",") throw this.unexpected('expected "," or "}" after a property value');
-      this.rejectTrailingComma("}");
+      if (this.closedAfter("}", "a property value")) return;
     }
   }
 
   private *scanList(ranges: ItemRanges): Generator<void> {
-    this.pos += 1;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "]") {
-      this.pos += 1;
-      return;
-    }
+    if (this.openedEmpty("]")) return;
     for (;;) {
       this.skipWhitespace();
       ranges.starts.push(this.pos);
       this.scanValue();
       ranges.ends.push(this.pos);
       yield;
-      this.skipWhitespace();
-      const next = this.text[this.pos];
-      if (next === "]") {
-        this.pos += 1;
-        return;
-      }
-      if (next !== ",") throw this.unexpected('expected "," or "]" after a list element');
-      this.rejectTrailingComma("]");
+      if (this.closedAfter("]", "a list element")) return;
     }
   }
 
@@ -186,51 +155,57 @@ export class JsonScanner {
   }
 
   private scanObject(): void {
-    this.pos += 1;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "}") {
-      this.pos += 1;
-      return;
-    }
+    if (this.openedEmpty("}")) return;
     for (;;) {
-      this.skipWhitespace();
-      if (this.text[this.pos] !== '"') throw this.unexpected("expected a property name in double quotes");
-      this.scanString();
-      this.skipWhitespace();
-      if (this.text[this.pos] !== ":") throw this.unexpected('expected ":" after the property name');
-      this.pos += 1;
+      this.scanPropertyName();
       this.skipWhitespace();
       this.scanValue();
-      this.skipWhitespace();
-      const next = this.text[this.pos];
-      if (next === "}") {
-        this.pos += 1;
-        return;
-      }
-      if (next !== ",") throw this.unexpected('expected "," or "}" after a property value');
-      this.rejectTrailingComma("}");
+      if (this.closedAfter("}", "a property value")) return;
     }
   }
 
   private scanArray(): void {
-    this.pos += 1;
-    this.skipWhitespace();
-    if (this.text[this.pos] === "]") {
-      this.pos += 1;
-      return;
-    }
+    if (this.openedEmpty("]")) return;
     for (;;) {
       this.skipWhitespace();
       this.scanValue();
-      this.skipWhitespace();
-      const next = this.text[this.pos];
-      if (next === "]") {
-        this.pos += 1;
-        return;
-      }
-      if (next !== ",") throw this.unexpected('expected "," or "]" after a list element');
-      this.rejectTrailingComma("]");
+      if (this.closedAfter("]", "a list element")) return;
     }
+  }
+
+  /** At "{" or "[": steps over it; true when the container closes at once (and steps over the closing bracket too). */
+  private openedEmpty(closing: "}" | "]"): boolean {
+    this.pos += 1;
+    this.skipWhitespace();
+    if (this.text[this.pos] !== closing) return false;
+    this.pos += 1;
+    return true;
+  }
+
+  /** At a property name: scans it and the ":" after it. Returns the name as written (quotes and escapes included). */
+  private scanPropertyName(): string {
+    this.skipWhitespace();
+    if (this.text[this.pos] !== '"') throw this.unexpected("expected a property name in double quotes");
+    const start = this.pos;
+    this.scanString();
+    const literal = this.text.slice(start, this.pos);
+    this.skipWhitespace();
+    if (this.text[this.pos] !== ":") throw this.unexpected('expected ":" after the property name');
+    this.pos += 1;
+    return literal;
+  }
+
+  /** After a container's element: true at its closing bracket (stepped over), else steps over the "," between. */
+  private closedAfter(closing: "}" | "]", element: string): boolean {
+    this.skipWhitespace();
+    const next = this.text[this.pos];
+    if (next === closing) {
+      this.pos += 1;
+      return true;
+    }
+    if (next !== ",") throw this.unexpected(`expected "," or "${closing}" after ${element}`);
+    this.rejectTrailingComma(closing);
+    return false;
   }
 
   /** At a ",": step over it, but name the common mistake of a comma before the closing bracket. */
