@@ -9,13 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "@/lib/db";
 import { createRunFor } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
 import { freePort, PROJECT_DIR } from "../auth/server-process";
-import { BUILD_TIMEOUT_MS, ensureBuild, startAppServer, type AppServer } from "../support/app-server";
+import { BUILD_TIMEOUT_MS, ensureBuild } from "../support/app-server";
 import { faultAlways, startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { expectNoSecret, expectNoSecretInDatabase } from "../support/secrets";
+import { withAppServer } from "../support/app-server-hooks";
 
 const API_KEY = "env-openai-key-71b3e9d5c2";
 const URL_KEY = "sk-live-inurl-0c6e2f8a4b9d";
@@ -57,16 +57,7 @@ describe("a key in a model server URL", () => {
 });
 
 describe("secrets a model server echoes in its errors", () => {
-  let server: AppServer;
-  let db: Db;
-  beforeAll(async () => {
-    server = await startAppServer({ env: { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: API_KEY } });
-    db = openDatabase(server.databaseUrl);
-  }, BUILD_TIMEOUT_MS);
-  afterAll(async () => {
-    await db?.$disconnect();
-    await server?.stop();
-  }, 30_000);
+  const app = withAppServer(() => ({ env: { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: API_KEY } }));
 
   it("reach neither the database, the run page, a download nor the server's log", async () => {
     fake.setOptions({
@@ -77,7 +68,7 @@ describe("secrets a model server echoes in its errors", () => {
       }),
     });
     // Queued for the server's worker, on the server's configured model server (which it sends its key to).
-    const run = await createRunFor(db, {
+    const run = await createRunFor(app.db, {
       datasetId: 1,
       skillVersionId: 2,
       config: { model: { backend: "openai", model: "m", baseURL: fake.baseURL }, settings: RunSettingsSchema.parse({ limit: 6, maxRetries: 0 }) },
@@ -86,26 +77,26 @@ describe("secrets a model server echoes in its errors", () => {
     let status = "queued";
     while (!["completed", "failed"].includes(status) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      status = (await db.run.findUniqueOrThrow({ where: { id: run.id } })).status;
+      status = (await app.db.run.findUniqueOrThrow({ where: { id: run.id } })).status;
     }
     expect(status).toBe("failed");
     expect(fake.stats().requests).toBeGreaterThanOrEqual(6);
-    const rows = await db.runResult.findMany({ where: { runId: run.id } });
+    const rows = await app.db.runResult.findMany({ where: { runId: run.id } });
     expect(rows.every((row) => row.failReason.includes("[redacted]"))).toBe(true);
 
-    const page = await (await fetch(`${server.baseURL}/runs/${run.id}`)).text();
+    const page = await (await fetch(`${app.server.baseURL}/runs/${run.id}`)).text();
     expect(page).toContain("[redacted]");
     expectNoSecret(page, SECRETS, "the run page");
     for (const format of ["csv", "jsonl", "seed"]) {
-      const download = await fetch(`${server.baseURL}/api/runs/${run.id}/results?format=${format}`);
+      const download = await fetch(`${app.server.baseURL}/api/runs/${run.id}/results?format=${format}`);
       expect(download.status).toBe(200);
       expectNoSecret(await download.text(), SECRETS, `the ${format} download`);
     }
-    const live = await (await fetch(`${server.baseURL}/api/runs/${run.id}/live`)).text();
+    const live = await (await fetch(`${app.server.baseURL}/api/runs/${run.id}/live`)).text();
     expectNoSecret(live, SECRETS, "the live API");
-    expectNoSecretInDatabase(server.databaseUrl, SECRETS);
+    expectNoSecretInDatabase(app.server.databaseUrl, SECRETS);
     // The worker logged the run's end, with its error.
-    expect(server.logs()).toContain(`run ${run.id}: failed`);
-    expectNoSecret(server.logs(), SECRETS, "the server's log");
+    expect(app.server.logs()).toContain(`run ${run.id}: failed`);
+    expectNoSecret(app.server.logs(), SECRETS, "the server's log");
   }, 60_000);
 });

@@ -7,32 +7,21 @@
 // leave its connection unusable for the next request (it did: the next upload hung ~6 s, then was reset).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uploadSkill } from "@/app/skills/upload-skill";
-import { listSkillVersions, openDatabase, type Db } from "@/lib/db";
-import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
+import { listSkillVersions } from "@/lib/db";
 import { runCli } from "../support/cli";
 import { createTestDb } from "../support/test-db";
 import { HOSTILE_DATASETS, HOSTILE_RESULTS, HOSTILE_SKILLS, type HostileCase } from "./hostile-corpus";
+import { withAppServer } from "../support/app-server-hooks";
 
 const HEALTH_LIMIT_MS = 1000;
 
-let server: AppServer | undefined;
-let db: Db | undefined;
-
-beforeAll(async () => {
-  server = await startAppServer();
-  db = openDatabase(server.databaseUrl);
-}, BUILD_TIMEOUT_MS);
-
-afterAll(async () => {
-  await db?.$disconnect();
-  await server?.stop();
-}, 30_000);
+const app = withAppServer();
 
 /** Every row an upload could leave behind, hidden unfinished imports included. */
 async function stored(): Promise<Record<string, number>> {
-  return { datasets: await db!.dataset.count(), items: await db!.datasetItem.count(), runs: await db!.run.count(), results: await db!.runResult.count() };
+  return { datasets: await app.db.dataset.count(), items: await app.db.datasetItem.count(), runs: await app.db.run.count(), results: await app.db.runResult.count() };
 }
 
 /** Posts the case's body and meanwhile asks GET /api/auth/check every 100 ms; returns the answer and the slowest check. */
@@ -41,7 +30,7 @@ async function postWhileProbing(url: string, hostile: HostileCase): Promise<{ st
   let posting = true;
   const probe = async () => {
     const started = performance.now();
-    const response = await fetch(`${server!.baseURL}/api/auth/check`, { signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(`${app.server.baseURL}/api/auth/check`, { signal: AbortSignal.timeout(10_000) });
     await response.arrayBuffer();
     slowest = Math.max(slowest, performance.now() - started);
   };
@@ -86,18 +75,18 @@ describe("hostile dataset uploads (POST /api/datasets on next start)", () => {
   it.each(HOSTILE_DATASETS.map((hostile) => [hostile.name, hostile] as const))("%s", async (_name, hostile) => {
     const before = await stored();
     const query = new URLSearchParams({ name: hostile.name, fileName: hostile.fileName });
-    const answer = await postWhileProbing(`${server!.baseURL}/api/datasets?${query}`, hostile);
+    const answer = await postWhileProbing(`${app.server.baseURL}/api/datasets?${query}`, hostile);
     expectAnswer(hostile, answer);
     expect(answer.slowestHealthMs, `${hostile.name}: slowest health check`).toBeLessThan(HEALTH_LIMIT_MS);
     if (hostile.status >= 400) expect(await stored(), hostile.name).toEqual(before);
-    else await hostile.check?.(db!, answer.body);
+    else await hostile.check?.(app.db, answer.body);
   }, 120_000);
 });
 
 describe("hostile results imports (POST /api/runs/import on next start)", () => {
   it.each(HOSTILE_RESULTS.map((hostile) => [hostile.name, hostile] as const))("%s", async (_name, hostile) => {
     const before = await stored();
-    const answer = await postWhileProbing(`${server!.baseURL}/api/runs/import?${new URLSearchParams({ fileName: hostile.fileName })}`, hostile);
+    const answer = await postWhileProbing(`${app.server.baseURL}/api/runs/import?${new URLSearchParams({ fileName: hostile.fileName })}`, hostile);
     expectAnswer(hostile, answer);
     expect(answer.slowestHealthMs, `${hostile.name}: slowest health check`).toBeLessThan(HEALTH_LIMIT_MS);
     if (hostile.status >= 400) expect(await stored(), hostile.name).toEqual(before);
