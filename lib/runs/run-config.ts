@@ -22,6 +22,11 @@ export const RunSettingsSchema = z.object({
   limit: z.number().int().min(1).optional(),
   /** A seeded random sample of N items (taken after no limit). */
   sample: z.object({ size: z.number().int().min(1), seed: z.number().int() }).optional(),
+  /**
+   * Exactly these items (by the dataset's item ids), still run in dataset order: an optimisation's train batch.
+   * Unknown ids are refused when the run is created.
+   */
+  itemIds: z.array(z.string().min(1)).min(1).optional(),
 });
 
 export type RunSettings = z.infer<typeof RunSettingsSchema>;

@@ -131,6 +131,8 @@ function toSettings(form: StartRunForm): Record<keyof RunSettings, unknown> {
     diagnosticInstruction: form.diagnosticMode === "on" ? (form.diagnosticInstruction ?? "") : "",
     limit: form.selection === "limit" ? form.limit : undefined,
     sample: form.selection === "sample" ? { size: form.sampleSize, seed: form.sampleSeed ?? 0 } : undefined,
+    // Only optimisations pick items by id; the form offers all, the first N or a sample.
+    itemIds: undefined,
   };
 }
 
