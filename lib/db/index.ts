@@ -16,3 +16,5 @@ export * from "./explorer-page";
 export * from "./explorer-view-results";
 export * from "./run-import";
 export * from "./compare";
+export * from "./optimizations";
+export * from "./optimization-stages";

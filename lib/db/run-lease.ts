@@ -52,7 +52,7 @@ export async function claimRun(
   return getRun(db, runId);
 }
 
-function leaseIsAlive(workerId: string, heartbeatAt: Date | null): boolean {
+export function leaseIsAlive(workerId: string, heartbeatAt: Date | null): boolean {
   const [host, pid] = workerId.split(":");
   // Same machine: the process table is the truth, so a killed run can be resumed at once.
   if (host === hostname() && pid) return processExists(Number(pid));

@@ -13,6 +13,10 @@ export interface SkillVersionRecord {
   note: string | null;
   sizeBytes: number;
   createdAt: Date;
+  /** An optimisation's candidate: the version it was made from, and which optimisation and step made it. */
+  parentVersionId: number | null;
+  originOptimizationId: number | null;
+  originStepKey: string | null;
 }
 
 export interface AddSkillVersionResult {
@@ -28,7 +32,13 @@ export function hashSkillContent(content: string): string {
 /** Stores `content` as the next version of skill `name` (creating the skill), unless that text is already a version of it. */
 export async function addSkillVersion(
   db: Db,
-  input: { name: string; content: string; note?: string | null },
+  input: {
+    name: string;
+    content: string;
+    note?: string | null;
+    /** Recorded only when this call creates the version (an existing text keeps its first origin). */
+    origin?: { parentVersionId: number; optimizationId: number; stepKey: string };
+  },
 ): Promise<AddSkillVersionResult> {
   const name = input.name.trim();
   if (!name) throw new Error("skill name must not be empty");
@@ -46,6 +56,9 @@ export async function addSkillVersion(
         hash,
         note: input.note?.trim() || null,
         sizeBytes: Buffer.byteLength(input.content, "utf8"),
+        parentVersionId: input.origin?.parentVersionId ?? null,
+        originOptimizationId: input.origin?.optimizationId ?? null,
+        originStepKey: input.origin?.stepKey ?? null,
       },
     });
     return { version: { ...version, skillName: skill.name }, created: true };
