@@ -28,16 +28,15 @@ export async function startFakeOptimizerSession(initial: FakeOptimizerOptions = 
   const server = await startFakeOpenAIServer({ answer: (req) => optimizerAnswer(req, options) });
   const model = fastModel(server.baseURL, { maxRetries: 0 });
   const settings = RunSettingsSchema.parse({});
-  const signal = new AbortController().signal;
   return {
     server,
     setOptions(next) {
       options = next;
     },
     rollout: (items, skill) =>
-      Promise.all(items.map((item, i) => processItem({ ...item, datasetItemId: i + 1 }, { model, systemPrompt: buildSystemPrompt(skill), settings, signal }))),
+      Promise.all(items.map((item, i) => processItem({ ...item, datasetItemId: i + 1 }, { model, systemPrompt: buildSystemPrompt(skill), settings, signal: new AbortController().signal }))),
     ask: async (request) =>
-      (await model.complete({ messages: [...request.messages], maxCompletionTokens: request.maxCompletionTokens, signal })).text,
+      (await model.complete({ messages: [...request.messages], maxCompletionTokens: request.maxCompletionTokens })).text,
     close: () => server.close(),
   };
 }
