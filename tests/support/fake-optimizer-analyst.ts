@@ -51,9 +51,10 @@ function pyStringList(repr: string): string[] {
 
 /** The trajectories shown after the `## Failed/Successful Trajectories (N total)` heading. */
 function trajectoriesOf(user: string): SeenTrajectory[] {
-  const heading = /\n## (?:Failed|Successful) Trajectories \(\d+ total\)\n/.exec(user.slice(user.indexOf("## Edits Budget\n")));
+  const budgetAt = Math.max(0, user.indexOf("## Edits Budget\n"));
+  const heading = /\n## (?:Failed|Successful) Trajectories \(\d+ total\)\n/.exec(user.slice(budgetAt));
   if (!heading) return [];
-  const body = user.slice(user.indexOf("## Edits Budget\n") + heading.index + heading[0].length);
+  const body = user.slice(budgetAt + heading.index + heading[0].length);
   const headers = [...body.matchAll(/^### Trajectory \d+ \(id=(.*)\)$/gm)];
   return headers.map((header, i) => {
     const block = body.slice(header.index, headers[i + 1]?.index);
