@@ -4,6 +4,7 @@ import { datasetCommand, skillCommand } from "./commands/catalog";
 import { exportCommand } from "./commands/export";
 import { importCommand } from "./commands/import";
 import { promptCommand } from "./commands/prompt";
+import { optimizeCommand } from "./commands/optimize";
 import { runCommand } from "./commands/run";
 import { scoreCommand } from "./commands/score";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
@@ -21,6 +22,16 @@ const USAGE = `usage: npm run -s cli -- <command>
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
       [--diagnostic-instruction TEXT] [--name NAME] [--resume RUN_ID]
+  optimize start --train FILE|ID --val FILE|ID [--test FILE|ID] --skill FILE|ID [run's model options]
+      [--optimizer-backend openai|azure] [--optimizer-model M] [--optimizer-base-url URL] [--optimizer-concurrency N]
+      [--epochs N] [--batch-size N] [--accumulation N] [--minibatch-size N] [--merge-batch-size N]
+      [--learning-rate N] [--min-learning-rate N] [--lr-scheduler constant|linear|cosine] [--failure-only]
+      [--slow-update on|off] [--slow-update-samples N] [--slow-update-gate on|off] [--meta-skill on|off]
+      [--gate strict|mcnemar|none] [--alpha A] [--approval auto|manual] [--seed S] [--preset seed|paper]
+      [--max-target-calls N] [--max-optimizer-tokens N] [--max-wall-s S] [--name NAME] [--resume ID]
+  optimize estimate …                     (start's options) the expected calls and tokens, nothing stored
+  optimize list | status ID | cancel ID | approve ID [--skill FILE] | reject ID
+  optimize export ID --format skillopt --out DIR | optimize import DIR
   export RUN_ID --format csv|jsonl|seed
   import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
                                           a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id`;
@@ -35,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
     case "dataset": return datasetCommand(db, args);
     case "skill": return skillCommand(db, args);
     case "run": return runCommand(db, args);
+    case "optimize": return optimizeCommand(db, args);
     case "export": return exportCommand(db, args);
     case "import": return importCommand(db, args);
     case undefined: case "help": case "--help": case "-h":

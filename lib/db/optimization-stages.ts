@@ -64,6 +64,9 @@ export interface SaveOptimizationStep {
   globalStep: number;
   batchItemIds?: readonly (readonly string[])[];
   candidateVersionId?: number | null;
+  currentVersionId?: number | null;
+  bestVersionId?: number | null;
+  stateJson?: string;
   editBudget?: number | null;
   action?: string | null;
   gateJson?: string | null;

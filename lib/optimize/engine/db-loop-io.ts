@@ -140,14 +140,16 @@ export class DbLoopIO implements LoopIO {
   async saveStage(stage: StageRecord): Promise<void> {
     const { db, optimizationId } = this.options;
     const candidateVersionId = stage.candidateSkill !== undefined ? await this.skillVersion(stage.candidateSkill, stage.parentSkill !== undefined ? { parentSkill: stage.parentSkill, stageKey: stage.key } : undefined) : null;
+    const [currentVersionId, bestVersionId] = [await this.skillVersion(stage.currentSkill), await this.skillVersion(stage.bestSkill)];
+    const stateJson = JSON.stringify(stage.state);
     await saveOptimizationStep(db, optimizationId, {
+      currentVersionId, bestVersionId, stateJson,
       key: stage.key, kind: stage.kind, epoch: stage.epoch, globalStep: stage.globalStep, batchItemIds: stage.batchItemIds,
       candidateVersionId, editBudget: stage.editBudget ?? null, action: stage.action ?? null,
       gateJson: stage.gate ? JSON.stringify(stage.gate) : null, recordJson: JSON.stringify(stage.record),
       edits: stage.edits?.map(({ proposedBy, ...edit }) => ({ ...edit, proposedByJson: JSON.stringify(proposedBy) })),
     });
-    const [currentVersionId, bestVersionId] = [await this.skillVersion(stage.currentSkill), await this.skillVersion(stage.bestSkill)];
-    await updateOptimizationProgress(db, optimizationId, { currentVersionId, bestVersionId, stateJson: JSON.stringify(stage.state), ...(await this.spend()) });
+    await updateOptimizationProgress(db, optimizationId, { currentVersionId, bestVersionId, stateJson, ...(await this.spend()) });
   }
 
   async approval(stageKey: string): Promise<ApprovalDecision> {
