@@ -14,7 +14,11 @@ const USAGE = `usage: npm run -s cli -- <command>
   prompt --skill FILE [--diagnostic-instruction TEXT]
                                           dataset items (JSONL) on stdin → {"id","system","user"}
   dataset import FILE [--name NAME]       store a dataset (JSON, JSONL, CSV); prints its id
-  dataset list
+  dataset list                            one JSON line per dataset (split parts: "split_of", "split_part")
+  dataset split ID --ratio TRAIN:VAL:TEST [--seed S] | dataset split ID --manifest DIR
+                                          split as SkillOpt does (ratio, seed 42 by default; or a split_dir of
+                                          train/ val/ test/ id lists); prints {"train": ID, "val": ID, "test": ID}
+  dataset export ID                       the dataset's items as JSONL, in order (what dataset import reads)
   skill add FILE [--name NAME] [--note T] store a skill version; prints its id
   skill list
   run --dataset FILE|ID --skill FILE|ID [--model M] [--base-url URL] [--backend openai|azure|baseline|agent]

@@ -1,10 +1,10 @@
-import { computeDatasetStats, type DatasetStats } from "../datasets/stats";
+import type { DatasetStats } from "../datasets/stats";
 import { shareEventLoop } from "../datasets/time-slice";
 import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
+import { storeIncompleteDataset } from "./dataset-rows";
 import { NotFoundError } from "./errors";
-import { insertStatements } from "./insert-rows";
 
 export interface DatasetRecord {
   id: number;
@@ -29,21 +29,11 @@ export interface StoredDatasetItem extends DatasetItem {
   datasetItemId: number;
 }
 
-/**
- * Items stored per transaction. Each holds SQLite's write lock (and, the driver being synchronous, the thread) for
- * some 20 ms, so a run going at the same time writes its results between them instead of after the whole import.
- */
-const ITEMS_PER_TRANSACTION = 2_000;
-
 /** An unfinished import that has not written for this long died with its process. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
 /** Only finished imports exist for the rest of the application. */
 const COMPLETE = { complete: true } as const;
-
-const ITEM_COLUMNS = [
-  "datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson",
-] as const;
 
 /**
  * Stores a validated dataset and its items: all of it or nothing. The items go in in short transactions (sharing
@@ -56,38 +46,8 @@ export async function importDataset(
   input: { name: string; fileName: string; format: DatasetFormat; hash: string; fileSha256?: string | null; items: readonly DatasetItem[] },
 ): Promise<DatasetRecord> {
   await removeAbandonedDatasetImports(db);
-  const stats = await computeDatasetStats(input.items);
-  const dataset = await db.dataset.create({
-    data: {
-      name: input.name,
-      fileName: input.fileName,
-      format: input.format,
-      hash: input.hash,
-      fileSha256: input.fileSha256 ?? null,
-      itemCount: input.items.length,
-      statsJson: JSON.stringify(stats),
-      complete: false,
-      importHeartbeatAt: new Date(),
-    },
-  });
+  const dataset = await storeIncompleteDataset(db, input);
   try {
-    for (let start = 0; start < input.items.length; start += ITEMS_PER_TRANSACTION) {
-      const rows = input.items.slice(start, start + ITEMS_PER_TRANSACTION).map((item, offset) => ({
-        datasetId: dataset.id,
-        ordinal: start + offset,
-        externalId: item.id,
-        question: item.question,
-        context: item.context,
-        answersJson: JSON.stringify(item.answers),
-        diagnosticTraceContext: item.diagnosticTraceContext ?? null,
-        metadataJson: item.metadata ? JSON.stringify(item.metadata) : null,
-      }));
-      await db.$transaction([
-        ...insertStatements(db, "DatasetItem", ITEM_COLUMNS, rows),
-        db.dataset.update({ where: { id: dataset.id }, data: { importHeartbeatAt: new Date() } }),
-      ]);
-      await shareEventLoop();
-    }
     return toRecord(await db.dataset.update({ where: { id: dataset.id }, data: { complete: true, importHeartbeatAt: null } }));
   } catch (error) {
     await deleteDataset(db, dataset.id).catch(() => {});

@@ -1,6 +1,7 @@
 export * from "./client";
 export * from "./database-url";
 export * from "./datasets";
+export * from "./dataset-splits";
 export * from "./errors";
 export * from "./result-writer";
 export * from "./result-rows";

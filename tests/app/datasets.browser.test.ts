@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useBrowserApp } from "../support/browser-app";
 import { screenshot } from "../support/browser";
-import { getDataset, importDataset } from "@/lib/db";
+import { getDataset, importDataset, splitDataset } from "@/lib/db";
 
 const LONG_CONTEXT = `[DOC] [TLE] Long page [PAR] ${"A very long passage about rivers and cities. ".repeat(150)}`;
 
@@ -86,6 +86,28 @@ describe("datasets pages (browser)", () => {
     expect(header).toContain("sha256 not recorded");
     expect(header).toContain("items hash 0123456789");
     await expect(page.getByTestId("dataset-file-sha256").count()).resolves.toBe(0);
+  });
+
+  it("shows a split part's source and sibling parts, and a split dataset's splits, with links", async () => {
+    const { page } = app.browser;
+    const items = Array.from({ length: 20 }, (_, i) => ({ id: `s-${i}`, question: `Q${i}?`, answers: [`A${i}`], context: "" }));
+    const source = await importDataset(app.db, { name: "Split QA", fileName: "split.jsonl", format: "jsonl", hash: "split-qa-hash", items });
+    const { split } = await splitDataset(app.db, source.id, { mode: "ratio", ratio: "2:1:7", seed: 42 });
+
+    await page.goto(`${app.baseURL}/datasets/${split.parts.val.datasetId}`);
+    const splitOf = page.getByTestId("dataset-split-of");
+    expect(await splitOf.innerText()).toBe("Split of Split QA (ratio 2:1:7, seed 42): train 4 · val 2 · test 14");
+    expect(await splitOf.getByRole("link", { name: "Split QA" }).getAttribute("href")).toBe(`/datasets/${source.id}`);
+    expect(await splitOf.getByRole("link", { name: "train 4" }).getAttribute("href")).toBe(`/datasets/${split.parts.train.datasetId}`);
+    expect(await splitOf.getByRole("link", { name: "val 2" }).count()).toBe(0); // the page being shown
+
+    await splitOf.getByRole("link", { name: "Split QA" }).click();
+    await page.waitForURL(`${app.baseURL}/datasets/${source.id}`);
+    const splits = page.getByTestId("dataset-splits");
+    expect(await splits.innerText()).toBe("ratio 2:1:7, seed 42: train 4 · val 2 · test 14");
+    expect(await splits.getByRole("link", { name: "test 14" }).getAttribute("href")).toBe(`/datasets/${split.parts.test.datasetId}`);
+    await expect(page.getByTestId("dataset-split-of").count()).resolves.toBe(0);
+    expect(app.browser.errors).toEqual([]);
   });
 
   it("reports a broken file by line and field and stores nothing", async () => {

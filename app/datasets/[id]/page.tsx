@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDataset, getDb, listDatasetItemsPage } from "@/lib/db";
+import { getDataset, getDatasetSplitByPart, getDb, listDatasetItemsPage, listDatasetSplitsOf } from "@/lib/db";
 import { parseIdParam } from "../../_lib/ids";
 import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";
 import type { SearchParams } from "../../_lib/search-params";
@@ -8,6 +8,7 @@ import { formatCount, formatDateTime } from "@/app/_lib/format";
 import styles from "./dataset-page.module.css";
 import { DatasetItemsPreview } from "./dataset-items-preview";
 import { DatasetStatsView } from "./dataset-stats";
+import { SplitOf, SplitsOfSource } from "./dataset-splits";
 
 // Reads the database on every request.
 export const dynamic = "force-dynamic";
@@ -35,7 +36,11 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
   // A page past the end shows the last one rather than an empty table.
   const page = Math.min(parseIdParam((await searchParams).page) ?? 1, pageCount);
   const offset = (page - 1) * ITEMS_PER_PAGE;
-  const items = await listDatasetItemsPage(getDb(), dataset.id, { offset, limit: ITEMS_PER_PAGE });
+  const [items, partOf, splits] = await Promise.all([
+    listDatasetItemsPage(getDb(), dataset.id, { offset, limit: ITEMS_PER_PAGE }),
+    getDatasetSplitByPart(getDb(), dataset.id),
+    listDatasetSplitsOf(getDb(), dataset.id),
+  ]);
 
   return (
     <>
@@ -61,6 +66,7 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
               items hash <code title={dataset.hash}>{dataset.hash.slice(0, 10)}</code>
             </span>
           </p>
+          {partOf ? <SplitOf split={partOf.split} datasetId={dataset.id} /> : null}
         </div>
         <div>
           <a className="button" href={`/api/datasets/${dataset.id}/items`} download>Download JSONL</a>{" "}
@@ -69,6 +75,8 @@ export default async function DatasetPage({ params, searchParams }: DatasetPageP
           </Link>
         </div>
       </div>
+
+      {splits.length > 0 ? <SplitsOfSource splits={splits} /> : null}
 
       <h2>Statistics</h2>
       <DatasetStatsView stats={dataset.stats} />

@@ -1,16 +1,25 @@
 import { parseArgs } from "node:util";
-import { type Db, listDatasets, listSkillVersions } from "../../db";
+import { type Db, listDatasets, listSkillVersions, listSplitParts } from "../../db";
 import { addSkillFile, importDatasetFile } from "../inputs";
 import { CliInputError, logLine, writeOut } from "../io";
+import { datasetExportCommand, datasetSplitCommand } from "./dataset-split";
 
-/** `dataset import FILE [--name NAME]` and `dataset list`. */
+/** `dataset import FILE [--name NAME]`, `dataset list`, `dataset split …` and `dataset export ID`. */
 export async function datasetCommand(db: () => Db, args: string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action === "list") {
-    for (const d of await listDatasets(db())) await writeOut(`${JSON.stringify({ id: d.id, name: d.name, item_count: d.itemCount })}\n`);
+    const parts = await listSplitParts(db());
+    for (const d of await listDatasets(db())) {
+      // A split part says which dataset it is a part of, and which part.
+      const part = parts.get(d.id);
+      const split = part ? { split_of: part.sourceDatasetId, split_part: part.part } : {};
+      await writeOut(`${JSON.stringify({ id: d.id, name: d.name, item_count: d.itemCount, ...split })}\n`);
+    }
     return 0;
   }
-  if (action !== "import") throw new CliInputError(`dataset: expected "import FILE [--name NAME]" or "list", got "${action ?? ""}"`);
+  if (action === "split") return datasetSplitCommand(db, rest);
+  if (action === "export") return datasetExportCommand(db, rest);
+  if (action !== "import") throw new CliInputError(`dataset: expected "import FILE [--name NAME]", "list", "split ID …" or "export ID", got "${action ?? ""}"`);
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { name: { type: "string" } } });
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new CliInputError("dataset import: expected exactly one FILE");
