@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { datasetJsonl, optimizationDataset, TOPIC_RULES_HEADING } from "./fake-optimizer-target";
 
 /** Train / val / test files of the fake optimisation world (tests/support/fake-optimizer-target.ts), and a skill. */
-export function writeOptimizationFiles(dir: string, options: { train?: number; val?: number; test?: number; topics?: number } = {}) {
+export function writeOptimizationFiles(dir: string, options: { train?: number; val?: number; test?: number; topics?: number; lureRate?: number } = {}) {
   const { train = 24, val = 18, test = 12, topics = 6 } = options;
-  const items = optimizationDataset({ size: train + val + test, topics, seed: 3 });
+  const items = optimizationDataset({ size: train + val + test, topics, seed: 3, lureRate: options.lureRate });
   const files = {
     train: join(dir, "train.jsonl"),
     val: join(dir, "val.jsonl"),
