@@ -31,11 +31,13 @@ export async function register(): Promise<void> {
   const { seedDemoIfEmpty } = await import("./lib/db/demo");
   const { removeAbandonedDatasetImports } = await import("./lib/db");
   const { ensureRunWorker } = await import("./lib/rollout/process-worker");
+  const { ensureOptimizationWorker } = await import("./lib/optimize/engine/worker");
   const { seeded } = await seedDemoIfEmpty(getDb());
   // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
   if (seeded) console.error("skillboard: added the demo dataset and skills");
   await removeAbandonedDatasetImports(getDb());
   const worker = ensureRunWorker();
+  const optimizationWorker = ensureOptimizationWorker();
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
@@ -43,6 +45,7 @@ export async function register(): Promise<void> {
       // its server and exits by itself; whatever holds it up (a slow download), the process ends by the deadline, and
       // a run the worker had no time to release is resumed all the same (its lease names a process that is gone).
       void worker.stop();
+      void optimizationWorker.stop();
       setTimeout(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)), STOP_DEADLINE_MS).unref();
     });
   }

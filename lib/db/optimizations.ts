@@ -132,7 +132,6 @@ export interface FinishOptimization {
 
 /** Ends this execution: the status, why, and the time spent (added to earlier executions'). */
 export async function finishOptimization(db: Db, id: number, workerId: string, finish: FinishOptimization): Promise<OptimizationRecord> {
-  const keepsLease = finish.status === "running";
   await db.optimization.updateMany({
     where: { id, workerId },
     data: {
@@ -141,7 +140,8 @@ export async function finishOptimization(db: Db, id: number, workerId: string, f
       error: finish.error ? redactSecrets(finish.error) : null,
       stopReason: finish.stopReason ?? null,
       ...(finish.summaryJson !== undefined ? { summaryJson: finish.summaryJson } : {}),
-      workerId: keepsLease ? workerId : null,
+      // Also for "running" (a server shutting down): released, so the next start resumes it.
+      workerId: null,
       finishedAt: ["completed", "failed", "cancelled"].includes(finish.status) ? new Date() : null,
     },
   });

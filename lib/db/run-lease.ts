@@ -126,7 +126,8 @@ export async function releaseRun(db: Db, runId: number, workerId: string, active
  */
 export async function listRunsToExecute(db: Db, exclude: readonly number[]): Promise<{ id: number; status: RunStatus }[]> {
   const rows = await db.run.findMany({
-    where: { status: { in: ["queued", "running"] }, id: { notIn: [...exclude] } },
+    // An optimisation's runs are executed by that optimisation (it resumes them itself), never on their own.
+    where: { status: { in: ["queued", "running"] }, id: { notIn: [...exclude] }, optimizationRuns: { none: {} } },
     orderBy: [{ status: "asc" }, { id: "asc" }],
     select: { id: true, status: true },
   });

@@ -17,7 +17,10 @@ import { DbLoopIO } from "./db-loop-io";
 
 export interface ExecuteOptimizationOptions {
   workerId?: string;
-  /** Abort to stop: the optimisation is left "interrupted" (resume it later). */
+  /**
+   * Abort to stop: with reason "shutdown" it stays "running" with its lease released (the server resumes it when it starts
+   * again); any other reason leaves it "interrupted" (resume it with optimize start --resume).
+   */
   signal?: AbortSignal;
   log?(line: string): void;
   heartbeatMs?: number;
@@ -38,7 +41,7 @@ export async function executeOptimization(db: Db, id: number, options: ExecuteOp
   const row = await claimOptimization(db, id, workerId, options.claimableStatuses);
   const started = performance.now();
   const stop = new AbortController();
-  const onInterrupt = () => stop.abort("interrupted");
+  const onInterrupt = () => stop.abort(options.signal?.reason === "shutdown" ? "shutdown" : "interrupted");
   options.signal?.addEventListener("abort", onInterrupt, { once: true });
   if (options.signal?.aborted) onInterrupt();
   const heartbeat = setInterval(() => {
@@ -77,8 +80,8 @@ export async function executeOptimization(db: Db, id: number, options: ExecuteOp
       return { record: await finishOptimization(db, id, workerId, { status: "completed", activeMs: elapsed(), stopReason: error.reason }) };
     }
     if (stop.signal.aborted) {
-      const status = stop.signal.reason === "cancelled" ? "cancelled" : "interrupted";
       if (stop.signal.reason === "lease-lost") throw new Error(`optimization ${id}: another process took it over`);
+      const status = stop.signal.reason === "cancelled" ? "cancelled" : stop.signal.reason === "shutdown" ? "running" : "interrupted";
       return { record: await finishOptimization(db, id, workerId, { status, activeMs: elapsed(), stopReason: status === "cancelled" ? "cancelled by request" : null }) };
     }
     const message = error instanceof Error ? error.message : String(error);

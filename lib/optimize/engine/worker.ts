@@ -1,0 +1,73 @@
+/**
+ * The dashboard's optimisation executor, beside the run worker: polls for queued optimisations (and ones left "running"
+ * by a process that died) and executes them. Like runs, an optimisation is claimed through its lease, so a CLI and a
+ * server on one database never run the same one twice.
+ */
+import { setMaxListeners } from "node:events";
+import { getDb, listOptimizationsToExecute, RunBusyError, type Db } from "../../db";
+import { executeOptimization } from "./execute";
+
+export interface OptimizationWorker {
+  stop(): Promise<void>;
+  wake(): void;
+}
+
+export function startOptimizationWorker(options: { db: Db; maxParallel?: number; pollMs?: number; log?: (line: string) => void }): OptimizationWorker {
+  const { db, maxParallel = 1, pollMs = 2000, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const active = new Map<number, Promise<unknown>>();
+  const shutdown = new AbortController();
+  setMaxListeners(maxParallel + 8, shutdown.signal);
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+
+  async function poll(): Promise<void> {
+    if (polling || shutdown.signal.aborted) return;
+    polling = true;
+    try {
+      for (const { id } of await listOptimizationsToExecute(db)) {
+        if (active.size >= maxParallel) break;
+        if (active.has(id)) continue;
+        const execution = executeOptimization(db, id, { signal: shutdown.signal, claimableStatuses: ["queued", "running"], log: (line) => log(`optimization ${id}: ${line}`) })
+          .then(({ record }) => log(`optimization ${id}: ${record.status}${record.error ? ` (${record.error})` : ""}`))
+          .catch((error: unknown) => {
+            if (!(error instanceof RunBusyError)) log(`optimization ${id} failed: ${(error as Error).message}`);
+          })
+          .finally(() => active.delete(id));
+        active.set(id, execution);
+      }
+    } catch (error) {
+      log(`optimization worker: ${(error as Error).message}`);
+    } finally {
+      polling = false;
+    }
+  }
+
+  function schedule(delay: number): void {
+    if (shutdown.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void poll().finally(() => schedule(pollMs)), delay);
+    timer.unref();
+  }
+
+  schedule(0);
+  return {
+    wake: () => schedule(0),
+    async stop() {
+      clearTimeout(timer);
+      shutdown.abort("shutdown");
+      await Promise.allSettled(active.values());
+    },
+  };
+}
+
+// One worker per server process, kept on globalThis so Next's module reloads in development do not start more.
+const holder = globalThis as unknown as { __skillboardOptimizationWorker?: OptimizationWorker };
+
+export function ensureOptimizationWorker(): OptimizationWorker {
+  holder.__skillboardOptimizationWorker ??= startOptimizationWorker({ db: getDb(), maxParallel: Number(process.env.SKILLBOARD_MAX_PARALLEL_OPTIMIZATIONS ?? 1) || 1 });
+  return holder.__skillboardOptimizationWorker;
+}
+
+export function wakeOptimizationWorker(): void {
+  ensureOptimizationWorker().wake();
+}
