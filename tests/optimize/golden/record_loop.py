@@ -1,0 +1,398 @@
+"""Record upstream SkillOpt's whole training loop on a tiny deterministic world, for tests/optimize/loop-golden.test.ts.
+
+Run from the repository root:  python3 tests/optimize/golden/record_loop.py
+It writes tests/fixtures/golden/optimize-loop.json. Do not edit that file by hand.
+
+What runs is upstream's own `ReflACTTrainer.train()` (skillopt/engine/trainer.py) with the real SearchQA adapter,
+dataloader (split_dir mode), rollout (`run_batch` / `process_one`, which write the prediction files the analyst
+reads), reflect, merge, ranking, gate, slow update and meta skill. Only the models are replaced:
+- `chat_target` by `target_reply(system, user)`, a pure function of the two prompts (tests/optimize/loop-golden.test.ts
+  has its TypeScript port): an item's question says how the skill decides its answer;
+- `chat_optimizer` (in every module that imported it) by `optimizer_reply(system, user)`, a scripted optimizer that
+  answers each role in its schema, derived from what the prompt shows, with some malformed replies.
+With one worker upstream's finish order would be item order; to make that exact (a set of finished futures has no
+order), the rollout's and the reflect stage's executors run each job on submit and hand futures back in
+submission order.
+
+The `openai` client library is not installed here and nothing recorded uses it: only that import is stubbed.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import re
+import sys
+import tempfile
+import types
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SKILLOPT_DIR = os.environ.get("SKILLOPT_DIR", "/work/shared/seed/skillopt")
+OUT = os.path.join(ROOT, "tests", "fixtures", "golden", "optimize-loop.json")
+
+_openai = types.ModuleType("openai")
+
+
+class _Unavailable:
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("openai is stubbed in record_loop.py")
+
+
+_openai.__getattr__ = lambda name: _Unavailable  # type: ignore[attr-defined]
+sys.modules["openai"] = _openai
+sys.path.insert(0, SKILLOPT_DIR)
+
+from skillopt.engine import trainer  # noqa: E402
+from skillopt.envs.searchqa import rollout  # noqa: E402
+from skillopt.envs.searchqa.adapter import SearchQAAdapter  # noqa: E402
+from skillopt.gradient import aggregate, reflect  # noqa: E402
+from skillopt.optimizer import clip, meta_skill, slow_update  # noqa: E402
+from skillopt.prompts import load_prompt  # noqa: E402
+
+
+# ── One worker, exactly ──────────────────────────────────────────────────────
+
+class InlineExecutor:
+    """Runs each job when it is submitted; its futures remember the submission order."""
+
+    def __init__(self, *args, **kwargs):
+        self.count = 0
+
+    def submit(self, fn, *args, **kwargs):
+        fut = concurrent.futures.Future()
+        fut.order = self.count  # type: ignore[attr-defined]
+        self.count += 1
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001
+            fut.set_exception(exc)
+        return fut
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def wait_first_in_order(fs, timeout=None, return_when=None):
+    """`wait(..., FIRST_COMPLETED)` as one worker finishes: the earliest submitted pending job."""
+    first = min(fs, key=lambda f: f.order)
+    return {first}, set(fs) - {first}
+
+
+def in_submission_order(fs):
+    return iter(sorted(fs, key=lambda f: f.order))
+
+
+rollout.ThreadPoolExecutor = InlineExecutor
+rollout.wait = wait_first_in_order
+reflect.ThreadPoolExecutor = InlineExecutor
+reflect.as_completed = in_submission_order
+aggregate.ThreadPoolExecutor = InlineExecutor
+aggregate.as_completed = in_submission_order
+
+
+# ── The world ────────────────────────────────────────────────────────────────
+#
+# A question reads "[kind:topic] …" and its context "[DOC] The answer for topic is GOLD." The target answers from
+# the context, so what it answers depends only on the skill (in the system prompt):
+#   fix      right only when the skill has the line "Rule: <topic>"
+#   fragile  right unless the skill says "Avoid <topic>"
+#   always   always right; never: always wrong (half the gold's words); error: the call fails
+
+def item(id_, kind, topic, gold):
+    return {"id": id_, "question": f"[{kind}:{topic}] What is the answer for {topic}?",
+            "context": f"[DOC] Background on {topic}.\n[DOC] The answer for {topic} is {gold}.",
+            "answers": [gold]}
+
+
+TRAIN = [
+    item("tr01", "fix", "alpha", "Alpha City"),
+    item("tr02", "always", "beta", "Beta Port"),
+    item("tr03", "never", "gamma", "Gamma Bay"),
+    item("tr04", "fix", "delta", "Delta Town"),
+    item("tr05", "error", "epsilon", "Epsilon Hill"),
+    item("tr06", "fragile", "zeta", "Zeta Lake"),
+    item("tr07", "fix", "eta", "Eta Falls"),
+    item("tr08", "always", "theta", "Theta Gate"),
+    item("tr09", "never", "iota", "Iota Rock"),
+    item("tr10", "fix", "kappa", "Kappa Vale"),
+    item("tr11", "fragile", "lambda", "Lambda Cove"),
+    item("tr12", "always", "mu", "Mu Ridge"),
+]
+VAL = [
+    item("va01", "fix", "alpha", "Alpha City"),
+    item("va02", "fragile", "zeta", "Zeta Lake"),
+    item("va03", "fix", "delta", "Delta Town"),
+    item("va04", "always", "beta", "Beta Port"),
+    item("va05", "fix", "kappa", "Kappa Vale"),
+    item("va06", "never", "gamma", "Gamma Bay"),
+]
+TEST = [
+    item("te01", "fix", "alpha", "Alpha City"),
+    item("te02", "fix", "eta", "Eta Falls"),
+    item("te03", "fragile", "lambda", "Lambda Cove"),
+    item("te04", "always", "mu", "Mu Ridge"),
+    item("te05", "never", "iota", "Iota Rock"),
+    item("te06", "fix", "kappa", "Kappa Vale"),
+]
+INITIAL_SKILL = "# QA skill\n\n## Rules\n- Answer briefly.\n- Quote names exactly, e.g. Georgia O'Keeffe.\n"
+
+SETTINGS = {
+    "train": {"num_epochs": 2, "train_size": 0, "batch_size": 4, "accumulation": 1, "seed": 42},
+    "gradient": {"minibatch_size": 2, "merge_batch_size": 2, "analyst_workers": 1, "failure_only": False},
+    "optimizer": {"learning_rate": 2, "min_learning_rate": 1, "lr_scheduler": "cosine", "lr_control_mode": "fixed",
+                  "skill_update_mode": "patch", "use_slow_update": True, "slow_update_samples": 4,
+                  "slow_update_gate_with_selection": False, "longitudinal_pair_policy": "mixed",
+                  "use_meta_skill": True},
+    "evaluation": {"use_gate": True, "sel_env_num": 0, "test_env_num": 0, "eval_test": True},
+    "env": {"max_turns": 1, "workers": 1},
+}
+
+
+def target_reply(system: str, user: str) -> str:
+    question = user.split("## Question\n", 1)[1]
+    kind, topic = re.match(r"\[(\w+):(\w+)\]", question).groups()
+    gold = re.search(r"The answer for " + topic + r" is ([^.]+)\.", user).group(1)
+    if kind == "error":
+        raise RuntimeError(f'HTTP 500: upstream "{topic}" down')
+    right = {
+        "fix": f"Rule: {topic}" in system,
+        "fragile": f"Avoid {topic}" not in system,
+        "always": True,
+        "never": False,
+    }[kind]
+    answer = gold if right else gold.split(" ")[0] + " Unknown"
+    return f"Looking for {topic} in the context.\n<answer>{answer}</answer>"
+
+
+# ── The scripted optimizer ───────────────────────────────────────────────────
+
+ERROR_SYSTEM = load_prompt("analyst_error", env="searchqa")
+SUCCESS_SYSTEM = load_prompt("analyst_success", env="searchqa")
+MERGE_SYSTEMS = {load_prompt(n): n for n in ("merge_failure", "merge_success", "merge_final")}
+RANKING_SYSTEM = load_prompt("ranking")
+SLOW_SYSTEM = load_prompt("slow_update")
+META_SYSTEM = load_prompt("meta_skill")
+
+
+def current_skill_of(user: str) -> str:
+    return user.split("## Current Skill\n", 1)[1]
+
+
+def trajectories_of(user: str) -> list[tuple[str, str, str]]:
+    """(id, kind, topic) of each trajectory block the analyst is shown."""
+    return re.findall(r"### Trajectory \d+ \(id=([^)]+)\).*?## Question\n\[(\w+):(\w+)\]", user, re.S)
+
+
+def analyst_reply(user: str, failure: bool) -> str:
+    skill = re.split(r"\n\n## \w+ Budget\n", current_skill_of(user), maxsplit=1)[0]
+    shown = trajectories_of(user)
+    ids = [i for i, _, _ in shown]
+    if "tr09" in ids and failure:
+        return "I could not find a pattern worth a rule."  # malformed: no JSON
+    edits, summary = [], []
+    for _, kind, topic in shown:
+        if kind == "fix" and f"Rule: {topic}" not in skill:
+            edits.append({"op": "append", "content": f"- Rule: {topic} answers come from the last passage."})
+            summary.append({"failure_type": "missing_rule", "count": 1, "description": f"No rule for {topic}"})
+        elif kind == "never":
+            # A harmful proposal: it breaks the fragile items.
+            edits.append({"op": "insert_after", "target": "- Answer briefly.", "content": "- Avoid zeta and lambda questions."})
+            summary.append({"failure_type": "hopeless", "count": 1, "description": f"{topic} is never answerable"})
+        elif kind == "always" and not failure and "- Answer briefly.\n" in skill and "SLOW_UPDATE" not in skill:
+            edits.append({"op": "replace", "target": "- Answer briefly.", "content": "- Answer briefly, copying the passage's words."})
+    reply = {"patch": {"reasoning": "from " + ", ".join(ids), "edits": edits}}
+    if failure:
+        reply = {"failure_summary": summary, **reply}
+        reply["batch_size"] = len(ids)
+    text = json.dumps(reply, ensure_ascii=False)
+    return f"Here is my analysis.\n```json\n{text}\n```" if len(ids) == 1 else text
+
+
+def merge_reply(user: str, role: str) -> str:
+    header = "## Two pre-merged patch groups" if role == "merge_final" else "## Patches to merge"
+    body = user[user.index(header):]
+    patches = json.loads(body[body.index("\n[") + 1:])
+    edits = [e for p in patches for e in p.get("edits", [])]
+    if role == "merge_failure" and any("Avoid" in str(e.get("content")) for e in edits):
+        return '{"edits": [unparseable'  # malformed: the merge falls back to concatenation
+    merged, seen = [], {}
+    for e in edits:
+        key = str(e.get("content"))
+        if key in seen:
+            seen[key]["support_count"] = seen[key].get("support_count", 1) + e.get("support_count", 1)
+            continue
+        out = {k: v for k, v in e.items() if k != "merge_level"}
+        seen[key] = out
+        merged.append(out)
+    return json.dumps({"reasoning": f"{role}: {len(edits)} -> {len(merged)}", "edits": merged}, ensure_ascii=False)
+
+
+def ranking_reply(user: str) -> str:
+    lines = re.findall(r"^\[(\d+)\] (.*)$", user, re.M)
+    rules = [int(i) for i, text in lines if "Rule:" in text]
+    others = [int(i) for i, text in lines if "Rule:" not in text]
+    # Quirks exercised: a string index and an out-of-range one are dropped; the booleans pass as 0/1.
+    return json.dumps({"ranking": "rules first", "selected_indices": ["0", 99, *rules, True, *others]})
+
+
+def optimizer_reply(system: str, user: str) -> str:
+    if system == ERROR_SYSTEM:
+        return analyst_reply(user, failure=True)
+    if system == SUCCESS_SYSTEM:
+        return analyst_reply(user, failure=False)
+    if system in MERGE_SYSTEMS:
+        return merge_reply(user, MERGE_SYSTEMS[system])
+    if system == RANKING_SYSTEM:
+        return ranking_reply(user)
+    if system == SLOW_SYSTEM:
+        n_regressed = user.count("REGRESSED")
+        return json.dumps({"reasoning": f"{n_regressed} regressions seen",
+                           "slow_update_content": "- Check every rule against the passages before answering.\n"})
+    if system == META_SYSTEM:
+        return ("```json\n" + json.dumps({"reasoning": "memory", "meta_skill_content":
+                "  Prefer rules tied to one topic; avoid edits that forbid topics.  "}) + "\n```")
+    raise AssertionError(f"unknown optimizer role: {system[:80]!r}")
+
+
+# ── Recording ────────────────────────────────────────────────────────────────
+
+calls: list[dict] = []
+rollouts: list[dict] = []
+
+
+script_errors: list[str] = []
+
+
+def fake_optimizer(system, user, max_completion_tokens=16384, retries=5, stage="optimizer", **kwargs):
+    try:
+        reply = optimizer_reply(system, user)
+    except Exception as exc:  # upstream would swallow it as a failed call: make it loud instead
+        script_errors.append(repr(exc))
+        raise
+    calls.append({"stage": stage, "maxCompletionTokens": max_completion_tokens, "system": system, "user": user,
+                  "reply": reply})
+    return reply, {}
+
+
+def fake_target(system, user, **kwargs):
+    return target_reply(system, user), {}
+
+
+for module in (reflect, aggregate, clip, slow_update, meta_skill, trainer):
+    module.chat_optimizer = fake_optimizer
+rollout.chat_target = fake_target
+rollout.is_target_exec_backend = lambda: False
+
+
+class RecordingAdapter(SearchQAAdapter):
+    """Upstream's SearchQA adapter; each rollout's skill and items are recorded (in the order asked)."""
+
+    # Upstream finds the env's prompts from the adapter's module name, which is __main__ here.
+    _env_name = "searchqa"
+
+    def rollout(self, env_manager, skill_content, out_dir, **kwargs):
+        results = super().rollout(env_manager, skill_content, out_dir, **kwargs)
+        rollouts.append({"dir": os.path.relpath(out_dir, self._cfg["out_root"]), "skill": skill_content,
+                         "itemIds": [str(it["id"]) for it in env_manager],
+                         "resultIds": [str(r["id"]) for r in results]})
+        return results
+
+
+def write_split(split_dir):
+    for name, items in (("train", TRAIN), ("val", VAL), ("test", TEST)):
+        os.makedirs(os.path.join(split_dir, name), exist_ok=True)
+        with open(os.path.join(split_dir, name, "items.json"), "w", encoding="utf-8") as f:
+            json.dump(items, f, ensure_ascii=False, indent=2)
+
+
+def upstream_cfg(out_root, split_dir, skill_path):
+    s = SETTINGS
+    return {
+        "out_root": out_root, "skill_init": skill_path, "split_mode": "split_dir", "split_dir": split_dir,
+        "model_backend": "openai_chat", "optimizer_model": "fake-optimizer", "target_model": "fake-target",
+        "reasoning_effort": "",
+        **s["train"],
+        **{k: v for k, v in s["gradient"].items()},
+        "edit_budget": s["optimizer"]["learning_rate"], "min_edit_budget": s["optimizer"]["min_learning_rate"],
+        **{k: v for k, v in s["optimizer"].items() if k not in ("learning_rate", "min_learning_rate")},
+        **s["evaluation"],
+    }
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_root = os.path.join(tmp, "out")
+        split_dir = os.path.join(tmp, "split")
+        skill_path = os.path.join(tmp, "initial.md")
+        write_split(split_dir)
+        with open(skill_path, "w", encoding="utf-8") as f:
+            f.write(INITIAL_SKILL)
+        g, o = SETTINGS["gradient"], SETTINGS["optimizer"]
+        adapter = RecordingAdapter(
+            split_dir=split_dir, split_mode="split_dir", workers=SETTINGS["env"]["workers"],
+            analyst_workers=g["analyst_workers"], failure_only=g["failure_only"], minibatch_size=g["minibatch_size"],
+            edit_budget=o["learning_rate"], seed=SETTINGS["train"]["seed"], max_turns=SETTINGS["env"]["max_turns"],
+        )
+        cfg = upstream_cfg(out_root, split_dir, skill_path)
+        trainer.ReflACTTrainer(cfg, adapter).train()
+
+        history = read_json(os.path.join(out_root, "history.json"))
+        summary = read_json(os.path.join(out_root, "summary.json"))
+        for key in ("config", "total_wall_time_s", "token_summary"):
+            summary.pop(key, None)
+        skills_dir = os.path.join(out_root, "skills")
+        skills = {}
+        for name in sorted(os.listdir(skills_dir)):
+            with open(os.path.join(skills_dir, name), encoding="utf-8") as f:
+                skills[name] = f.read()
+        with open(os.path.join(out_root, "best_skill.md"), encoding="utf-8") as f:
+            best_skill = f.read()
+        epoch_end = {}
+        for sub in ("slow_update", "meta_skill"):
+            for epoch_dir in sorted(os.listdir(os.path.join(out_root, sub))):
+                result = os.path.join(out_root, sub, epoch_dir, "slow_result.json" if sub == "slow_update" else "meta_skill_result.json")
+                epoch_end[f"{sub}/{epoch_dir}"] = read_json(result)
+
+    assert not script_errors, script_errors
+    actions = [h["action"] for h in history]
+    stages = [c["stage"] for c in calls]
+    for wanted in ("accept", "reject", "skip_no_patches"):
+        assert any(wanted in a for a in actions), f"no {wanted} step in {actions}"
+    assert "ranking" in stages, "no ranking call"
+    assert any(c["reply"].startswith('{"edits": [unparseable') for c in calls), "no malformed merge reply"
+    assert epoch_end["slow_update/epoch_02"]["action"] == "force_accept", epoch_end
+    assert epoch_end["meta_skill/epoch_02"]["action"] == "write_meta_skill", epoch_end
+
+    golden = {
+        "about": "Upstream SkillOpt's ReflACTTrainer.train() (commit in UPSTREAM_COMMIT) on a scripted world, recorded by "
+                 f"tests/optimize/golden/record_loop.py with python {sys.version.split()[0]}. Do not edit by hand.",
+        "settings": SETTINGS,
+        "initialSkill": INITIAL_SKILL,
+        "items": {"train": TRAIN, "val": VAL, "test": TEST},
+        "optimizerCalls": calls,
+        "rollouts": rollouts,
+        "history": history,
+        "summary": summary,
+        "epochEnd": epoch_end,
+        "skills": skills,
+        "bestSkill": best_skill,
+    }
+    with open(OUT, "w", encoding="utf-8") as f:
+        json.dump(golden, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    print(f"wrote {OUT}: {len(calls)} optimizer calls, {len(rollouts)} rollouts, actions {actions}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
