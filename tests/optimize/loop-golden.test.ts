@@ -139,13 +139,17 @@ beforeAll(async () => {
 });
 
 describe("the whole loop against upstream's ReflACTTrainer.train()", () => {
-  it("the recorded run covers accept, reject, skip, ranking, a merge fallback, the slow update and the meta skill", () => {
+  it("the recorded run covers accept, reject, skip, ranking, malformed replies, the slow update, the meta skill and a promotion", () => {
     const actions = golden.history.map((h) => h.action);
     expect(actions).toEqual(expect.arrayContaining(["reject", "accept_new_best", "skip_no_patches"]));
     expect(golden.optimizerCalls.map((c) => c.stage)).toEqual(expect.arrayContaining(["analyst", "merge", "ranking", "slow_update", "meta_skill"]));
     expect(golden.optimizerCalls.some((c) => c.stage === "merge" && c.reply.startsWith('{"edits": [unparseable'))).toBe(true);
     expect(golden.optimizerCalls.some((c) => c.stage === "analyst" && !c.reply.includes("{"))).toBe(true);
     expect(golden.epochEnd["slow_update/epoch_02"]?.action).toBe("force_accept");
+    expect(golden.epochEnd["meta_skill/epoch_02"]?.action).toBe("write_meta_skill");
+    // Epoch 3's prompts carry epoch 2's meta skill; the final (slow-updated) skill is promoted over the best.
+    expect(golden.optimizerCalls.some((c) => c.stage === "analyst" && c.user.includes("Prefer rules tied to one topic"))).toBe(true);
+    expect(golden.summary.best_origin).toBe("slow_update_epoch_03");
   });
 
   it("sends upstream's optimizer prompts, byte for byte, in the same order", () => {

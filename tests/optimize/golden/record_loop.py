@@ -130,7 +130,7 @@ VAL = [
     item("va03", "fix", "delta", "Delta Town"),
     item("va04", "always", "beta", "Beta Port"),
     item("va05", "fix", "kappa", "Kappa Vale"),
-    item("va06", "never", "gamma", "Gamma Bay"),
+    item("va06", "fix", "omega", "Omega Peak"),
 ]
 TEST = [
     item("te01", "fix", "alpha", "Alpha City"),
@@ -143,7 +143,7 @@ TEST = [
 INITIAL_SKILL = "# QA skill\n\n## Rules\n- Answer briefly.\n- Quote names exactly, e.g. Georgia O'Keeffe.\n"
 
 SETTINGS = {
-    "train": {"num_epochs": 2, "train_size": 0, "batch_size": 4, "accumulation": 1, "seed": 42},
+    "train": {"num_epochs": 3, "train_size": 0, "batch_size": 4, "accumulation": 1, "seed": 42},
     "gradient": {"minibatch_size": 2, "merge_batch_size": 2, "analyst_workers": 1, "failure_only": False},
     "optimizer": {"learning_rate": 2, "min_learning_rate": 1, "lr_scheduler": "cosine", "lr_control_mode": "fixed",
                   "skill_update_mode": "patch", "use_slow_update": True, "slow_update_samples": 4,
@@ -252,8 +252,11 @@ def optimizer_reply(system: str, user: str) -> str:
         return ranking_reply(user)
     if system == SLOW_SYSTEM:
         n_regressed = user.count("REGRESSED")
-        return json.dumps({"reasoning": f"{n_regressed} regressions seen",
-                           "slow_update_content": "- Check every rule against the passages before answering.\n"})
+        guidance = "- Check every rule against the passages before answering.\n"
+        if "(No previous guidance" not in user:
+            # The second slow update also fixes a val-only topic: the final skill beats the best (promotion).
+            guidance += "- Rule: omega answers come from the last passage.\n"
+        return json.dumps({"reasoning": f"{n_regressed} regressions seen", "slow_update_content": guidance})
     if system == META_SYSTEM:
         return ("```json\n" + json.dumps({"reasoning": "memory", "meta_skill_content":
                 "  Prefer rules tied to one topic; avoid edits that forbid topics.  "}) + "\n```")
