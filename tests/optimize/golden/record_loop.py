@@ -102,7 +102,9 @@ aggregate.as_completed = in_submission_order
 # the context, so what it answers depends only on the skill (in the system prompt):
 #   fix      right only when the skill has the line "Rule: <topic>"
 #   fragile  right unless the skill says "Avoid <topic>"
-#   always   always right; never: always wrong (half the gold's words); error: the call fails
+#   always   always right; never: always wrong (half the gold's words)
+#   error    the call fails while the skill has no slow-update field (so a one-item top-up rollout, which upstream
+#            aborts when every row failed, never meets it); wrong after
 
 def item(id_, kind, topic, gold):
     return {"id": id_, "question": f"[{kind}:{topic}] What is the answer for {topic}?",
@@ -142,7 +144,7 @@ TEST = [
 ]
 INITIAL_SKILL = "# QA skill\n\n## Rules\n- Answer briefly.\n- Quote names exactly, e.g. Georgia O'Keeffe.\n"
 
-SETTINGS = {
+SEED_SETTINGS = {
     "train": {"num_epochs": 3, "train_size": 0, "batch_size": 4, "accumulation": 1, "seed": 42},
     "gradient": {"minibatch_size": 2, "merge_batch_size": 2, "analyst_workers": 1, "failure_only": False},
     "optimizer": {"learning_rate": 2, "min_learning_rate": 1, "lr_scheduler": "cosine", "lr_control_mode": "fixed",
@@ -152,15 +154,29 @@ SETTINGS = {
     "evaluation": {"use_gate": True, "sel_env_num": 0, "test_env_num": 0, "eval_test": True},
     "env": {"max_turns": 1, "workers": 1},
 }
+# Accumulation (batch_N/ directories, the step buffer's patch order), a gated slow update (the paper preset), the
+# "changed" pair policy (its one-item top-up rollouts), the first-N val and test limits and a linear schedule.
+GATED_SETTINGS = {
+    "train": {"num_epochs": 2, "train_size": 12, "batch_size": 3, "accumulation": 2, "seed": 7},
+    "gradient": {"minibatch_size": 2, "merge_batch_size": 3, "analyst_workers": 1, "failure_only": False},
+    "optimizer": {"learning_rate": 3, "min_learning_rate": 1, "lr_scheduler": "linear", "lr_control_mode": "fixed",
+                  "skill_update_mode": "patch", "use_slow_update": True, "slow_update_samples": 3,
+                  "slow_update_gate_with_selection": True, "longitudinal_pair_policy": "changed",
+                  "use_meta_skill": True},
+    "evaluation": {"use_gate": True, "sel_env_num": 5, "test_env_num": 4, "eval_test": True},
+    "env": {"max_turns": 1, "workers": 1},
+}
+SCENARIOS = [("seed defaults, small", SEED_SETTINGS), ("accumulation, gated slow update, changed pairs", GATED_SETTINGS)]
 
 
 def target_reply(system: str, user: str) -> str:
     question = user.split("## Question\n", 1)[1]
     kind, topic = re.match(r"\[(\w+):(\w+)\]", question).groups()
     gold = re.search(r"The answer for " + topic + r" is ([^.]+)\.", user).group(1)
-    if kind == "error":
+    if kind == "error" and "SLOW_UPDATE" not in system:
         raise RuntimeError(f'HTTP 500: upstream "{topic}" down')
     right = {
+        "error": False,
         "fix": f"Rule: {topic}" in system,
         "fragile": f"Avoid {topic}" not in system,
         "always": True,
@@ -314,8 +330,7 @@ def write_split(split_dir):
             json.dump(items, f, ensure_ascii=False, indent=2)
 
 
-def upstream_cfg(out_root, split_dir, skill_path):
-    s = SETTINGS
+def upstream_cfg(s, out_root, split_dir, skill_path):
     return {
         "out_root": out_root, "skill_init": skill_path, "split_mode": "split_dir", "split_dir": split_dir,
         "model_backend": "openai_chat", "optimizer_model": "fake-optimizer", "target_model": "fake-target",
@@ -333,69 +348,81 @@ def read_json(path):
         return json.load(f)
 
 
-def main():
-    with tempfile.TemporaryDirectory() as tmp:
-        out_root = os.path.join(tmp, "out")
-        split_dir = os.path.join(tmp, "split")
-        skill_path = os.path.join(tmp, "initial.md")
-        write_split(split_dir)
-        with open(skill_path, "w", encoding="utf-8") as f:
-            f.write(INITIAL_SKILL)
-        g, o = SETTINGS["gradient"], SETTINGS["optimizer"]
-        adapter = RecordingAdapter(
-            split_dir=split_dir, split_mode="split_dir", workers=SETTINGS["env"]["workers"],
-            analyst_workers=g["analyst_workers"], failure_only=g["failure_only"], minibatch_size=g["minibatch_size"],
-            edit_budget=o["learning_rate"], seed=SETTINGS["train"]["seed"], max_turns=SETTINGS["env"]["max_turns"],
-        )
-        cfg = upstream_cfg(out_root, split_dir, skill_path)
-        trainer.ReflACTTrainer(cfg, adapter).train()
+def run_scenario(name, settings, tmp):
+    calls.clear()
+    rollouts.clear()
+    out_root = os.path.join(tmp, "out")
+    split_dir = os.path.join(tmp, "split")
+    skill_path = os.path.join(tmp, "initial.md")
+    write_split(split_dir)
+    with open(skill_path, "w", encoding="utf-8") as f:
+        f.write(INITIAL_SKILL)
+    g, o = settings["gradient"], settings["optimizer"]
+    adapter = RecordingAdapter(
+        split_dir=split_dir, split_mode="split_dir", workers=settings["env"]["workers"],
+        analyst_workers=g["analyst_workers"], failure_only=g["failure_only"], minibatch_size=g["minibatch_size"],
+        edit_budget=o["learning_rate"], seed=settings["train"]["seed"], max_turns=settings["env"]["max_turns"],
+    )
+    trainer.ReflACTTrainer(upstream_cfg(settings, out_root, split_dir, skill_path), adapter).train()
 
-        history = read_json(os.path.join(out_root, "history.json"))
-        summary = read_json(os.path.join(out_root, "summary.json"))
-        for key in ("config", "total_wall_time_s", "token_summary"):
-            summary.pop(key, None)
-        skills_dir = os.path.join(out_root, "skills")
-        skills = {}
-        for name in sorted(os.listdir(skills_dir)):
-            with open(os.path.join(skills_dir, name), encoding="utf-8") as f:
-                skills[name] = f.read()
-        with open(os.path.join(out_root, "best_skill.md"), encoding="utf-8") as f:
-            best_skill = f.read()
-        epoch_end = {}
-        for sub in ("slow_update", "meta_skill"):
-            for epoch_dir in sorted(os.listdir(os.path.join(out_root, sub))):
-                result = os.path.join(out_root, sub, epoch_dir, "slow_result.json" if sub == "slow_update" else "meta_skill_result.json")
-                epoch_end[f"{sub}/{epoch_dir}"] = read_json(result)
-
+    history = read_json(os.path.join(out_root, "history.json"))
+    summary = read_json(os.path.join(out_root, "summary.json"))
+    for key in ("config", "total_wall_time_s", "token_summary"):
+        summary.pop(key, None)
+    skills_dir = os.path.join(out_root, "skills")
+    skills = {}
+    for file_name in sorted(os.listdir(skills_dir)):
+        with open(os.path.join(skills_dir, file_name), encoding="utf-8") as f:
+            skills[file_name] = f.read()
+    with open(os.path.join(out_root, "best_skill.md"), encoding="utf-8") as f:
+        best_skill = f.read()
+    epoch_end = {}
+    for sub in ("slow_update", "meta_skill"):
+        for epoch_dir in sorted(os.listdir(os.path.join(out_root, sub))):
+            result = os.path.join(out_root, sub, epoch_dir, "slow_result.json" if sub == "slow_update" else "meta_skill_result.json")
+            epoch_end[f"{sub}/{epoch_dir}"] = read_json(result)
     assert not script_errors, script_errors
-    actions = [h["action"] for h in history]
-    stages = [c["stage"] for c in calls]
-    for wanted in ("accept", "reject", "skip_no_patches"):
-        assert any(wanted in a for a in actions), f"no {wanted} step in {actions}"
-    assert "ranking" in stages, "no ranking call"
-    assert any(c["reply"].startswith('{"edits": [unparseable') for c in calls), "no malformed merge reply"
-    assert epoch_end["slow_update/epoch_02"]["action"] == "force_accept", epoch_end
-    assert epoch_end["meta_skill/epoch_02"]["action"] == "write_meta_skill", epoch_end
-
-    golden = {
-        "about": "Upstream SkillOpt's ReflACTTrainer.train() (commit in UPSTREAM_COMMIT) on a scripted world, recorded by "
-                 f"tests/optimize/golden/record_loop.py with python {sys.version.split()[0]}. Do not edit by hand.",
-        "settings": SETTINGS,
-        "initialSkill": INITIAL_SKILL,
-        "items": {"train": TRAIN, "val": VAL, "test": TEST},
-        "optimizerCalls": calls,
-        "rollouts": rollouts,
+    print(f"{name}: {len(calls)} optimizer calls, {len(rollouts)} rollouts, actions {[h['action'] for h in history]}, "
+          f"epoch end {[v.get('action') for v in epoch_end.values()]}", file=sys.stderr)
+    return {
+        "name": name,
+        "settings": settings,
+        "optimizerCalls": list(calls),
+        "rollouts": list(rollouts),
         "history": history,
         "summary": summary,
         "epochEnd": epoch_end,
         "skills": skills,
         "bestSkill": best_skill,
     }
+
+
+def main():
+    scenarios = []
+    for name, settings in SCENARIOS:
+        with tempfile.TemporaryDirectory() as tmp:
+            scenarios.append(run_scenario(name, settings, tmp))
+
+    seed = scenarios[0]
+    actions = [h["action"] for h in seed["history"]]
+    for wanted in ("accept", "reject", "skip_no_patches"):
+        assert any(wanted in a for a in actions), f"no {wanted} step in {actions}"
+    assert "ranking" in [c["stage"] for c in seed["optimizerCalls"]], "no ranking call"
+    assert any(c["reply"].startswith('{"edits": [unparseable') for c in seed["optimizerCalls"]), "no malformed merge reply"
+    assert seed["epochEnd"]["slow_update/epoch_02"]["action"] == "force_accept", seed["epochEnd"]
+    assert seed["epochEnd"]["meta_skill/epoch_02"]["action"] == "write_meta_skill", seed["epochEnd"]
+
+    golden = {
+        "about": "Upstream SkillOpt's ReflACTTrainer.train() (commit in UPSTREAM_COMMIT) on a scripted world, recorded by "
+                 f"tests/optimize/golden/record_loop.py with python {sys.version.split()[0]}. Do not edit by hand.",
+        "initialSkill": INITIAL_SKILL,
+        "items": {"train": TRAIN, "val": VAL, "test": TEST},
+        "scenarios": scenarios,
+    }
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(golden, f, ensure_ascii=False, indent=1)
         f.write("\n")
-    print(f"wrote {OUT}: {len(calls)} optimizer calls, {len(rollouts)} rollouts, actions {actions}", file=sys.stderr)
-
+    print(f"wrote {OUT}", file=sys.stderr)
 
 if __name__ == "__main__":
     main()
