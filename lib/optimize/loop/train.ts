@@ -112,7 +112,9 @@ async function finalEvaluation(ctx: LoopContext, state: LoopState): Promise<Fina
     if (skillHash(state.currentSkill) === skillHash(state.bestSkill)) {
       scores.finalSelectionHard = state.bestScore;
     } else {
-      const final = await valScore(ctx, state, state.currentSkill, `${FINAL_KEY}/selection`);
+      // trainer.py:2185 rolls the final skill out on val whatever sel_cache holds (a force-accepted slow update's
+      // pseudo-entry, soft 0.0, must not stand in for it) and leaves sel_cache as it is.
+      const final = computeScore((await io.rollout({ key: `${FINAL_KEY}/selection`, skill: state.currentSkill, split: "val", itemIds: ctx.valIds })).rows);
       scores.finalSelectionHard = final.hard;
       scores.finalSelectionSoft = final.soft;
       const finalScore = selectGateScore(final.hard, final.soft, ctx.gateScore, state.currentSkill);
