@@ -81,3 +81,23 @@ export function parseNumberOption(name: string, value: string | undefined): numb
   if (value.trim() === "" || !Number.isFinite(parsed)) throw new CliInputError(`--${name}: expected a number, got "${value}"`);
   return parsed;
 }
+
+/**
+ * Runs `work` with Ctrl-C and SIGTERM turned into an abort of its signal (the work then stops cleanly and can be
+ * resumed), saying so on stderr.
+ */
+export async function untilInterrupted<T>(stoppingMessage: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    logLine(stoppingMessage);
+    interrupt.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await work(interrupt.signal);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { listRunsToExecute, RunBusyError, type Db } from "../db";
 import { executeRun } from "./execute-run";
+import { startPoller } from "../process/poller";
 
 export interface RunWorkerOptions {
   db: Db;
@@ -29,7 +30,6 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   const active = new Map<number, Promise<unknown>>();
   const shutdown = new AbortController();
   setMaxListeners(maxParallelRuns + 8, shutdown.signal);
-  let timer: NodeJS.Timeout | undefined;
   let polling = false;
 
   async function poll(): Promise<void> {
@@ -77,18 +77,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     }
   }
 
-  function schedule(delay: number): void {
-    if (shutdown.signal.aborted) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void poll().finally(() => schedule(pollMs)), delay);
-    timer.unref();
-  }
-
-  schedule(0);
+  const poller = startPoller(poll, pollMs);
+  const schedule = (delay: number) => poller.schedule(delay);
   return {
     wake: () => schedule(0),
     async stop() {
-      clearTimeout(timer);
+      poller.stop();
       shutdown.abort("shutdown");
       await Promise.allSettled(active.values());
     },

@@ -4,7 +4,7 @@ import { createOptimizationFor, executeOptimization, validateOptimization, type 
 import { estimateOptimization } from "../../optimize/engine/estimate";
 import { OptimizeSettingsError } from "../../optimize/settings";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
-import { CliInputError, logLine, parseIntegerOption, writeOut } from "../io";
+import { CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
 import { optimizeAdminCommand } from "./optimize-admin";
 import { capsFromOptions, OPTIMIZE_OPTIONS, optimizerFromOptions, settingsFromOptions, type OptimizeOptionValues } from "./optimize-options";
 import { asInputError, refuseCredentialURLs, targetConfigFromOptions } from "./target-options";
@@ -64,22 +64,11 @@ async function start(db: Db, values: OptimizeOptionValues): Promise<number> {
   // `optimization <id> started` is the first stderr line: scripts read the id from it.
   logLine(`optimization ${id} started`);
   notices.forEach(logLine);
-  const interrupt = new AbortController();
-  const onSignal = () => {
-    logLine(`optimization ${id}: stopping (finished work is kept; resume with --resume ${id})`);
-    interrupt.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
   const started = performance.now();
-  let record: OptimizationRecord;
-  try {
-    const resumable = ["queued", "running", "interrupted"] as const;
-    ({ record } = await executeOptimization(db, id, { workerId, signal: interrupt.signal, log: logLine, claimableStatuses: resumable }));
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  const resumable = ["queued", "running", "interrupted"] as const;
+  const { record } = await untilInterrupted(`optimization ${id}: stopping (finished work is kept; resume with --resume ${id})`, (signal) =>
+    executeOptimization(db, id, { workerId, signal, log: logLine, claimableStatuses: resumable }),
+  );
   if (record.error) logLine(`optimization ${id} ${record.status}: ${record.error}`);
   if (record.stopReason) logLine(`optimization ${id}: ${record.stopReason}`);
   await writeOut(`${JSON.stringify(await optimizationSummary(db, record, (performance.now() - started) / 1000))}\n`);

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { newWorkerId, type Db, type RunRecord } from "../../db";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
-import { CliInputError, logLine, parseIntegerOption, writeOut } from "../io";
+import { CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
 import { runMeans } from "../../runs/metrics";
 import { asInputError, refuseCredentialURLs, TARGET_MODEL_OPTIONS, targetConfigFromOptions, type TargetModelOptionValues } from "./target-options";
 
@@ -30,21 +30,10 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   logLine(`run ${runId} started`);
   notices.forEach(logLine);
 
-  const interrupt = new AbortController();
-  const onSignal = () => {
-    logLine(`run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`);
-    interrupt.abort();
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
   const started = performance.now();
-  let run: RunRecord;
-  try {
-    run = await executeRun(db(), runId, { workerId, signal: interrupt.signal, onEvent: (event) => logLine(formatRolloutEvent(event)) });
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  const run = await untilInterrupted(`run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`, (signal) =>
+    executeRun(db(), runId, { workerId, signal, onEvent: (event) => logLine(formatRolloutEvent(event)) }),
+  );
   if (run.error) logLine(`run ${runId} ${run.status}: ${run.error}`);
   await writeOut(`${JSON.stringify(runSummary(run, (performance.now() - started) / 1000))}\n`);
   return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];

@@ -6,6 +6,7 @@
 import { setMaxListeners } from "node:events";
 import { getDb, listOptimizationsToExecute, RunBusyError, type Db } from "../../db";
 import { executeOptimization } from "./execute";
+import { startPoller } from "../../process/poller";
 
 export interface OptimizationWorker {
   stop(): Promise<void>;
@@ -17,7 +18,6 @@ export function startOptimizationWorker(options: { db: Db; maxParallel?: number;
   const active = new Map<number, Promise<unknown>>();
   const shutdown = new AbortController();
   setMaxListeners(maxParallel + 8, shutdown.signal);
-  let timer: NodeJS.Timeout | undefined;
   let polling = false;
 
   async function poll(): Promise<void> {
@@ -42,18 +42,11 @@ export function startOptimizationWorker(options: { db: Db; maxParallel?: number;
     }
   }
 
-  function schedule(delay: number): void {
-    if (shutdown.signal.aborted) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void poll().finally(() => schedule(pollMs)), delay);
-    timer.unref();
-  }
-
-  schedule(0);
+  const poller = startPoller(poll, pollMs);
   return {
-    wake: () => schedule(0),
+    wake: () => poller.schedule(0),
     async stop() {
-      clearTimeout(timer);
+      poller.stop();
       shutdown.abort("shutdown");
       await Promise.allSettled(active.values());
     },

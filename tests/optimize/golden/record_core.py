@@ -23,25 +23,9 @@ import sys
 import tempfile
 import types
 
-SEED_DIR = os.environ.get(
-    "SKILLOPT_SEED_DIR",
-    os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "seed", "skillopt"),
-)
-sys.path.insert(0, os.path.abspath(SEED_DIR))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_env import SEED_DIR  # noqa: E402  (makes upstream importable)
 
-
-class _InertModule(types.ModuleType):
-    """Stands in for an SDK that upstream imports but these functions never use."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        value = type(name, (Exception,), {})
-        setattr(self, name, value)
-        return value
-
-
-sys.modules.setdefault("openai", _InertModule("openai"))
 
 
 # ── random.Random ────────────────────────────────────────────────────────
