@@ -68,6 +68,8 @@ const AgentEntrySchema = z.object({
 const ConfigFileSchema = z.object({
   $schema: z.string().optional(),
   agents: z.record(z.string().regex(AGENT_NAME_PATTERN, "agent names are letters, digits, '.', '_' and '-' (at most 64)"), AgentEntrySchema).default({}),
+  /** Model prices (lib/model/prices.ts reads and checks them). */
+  prices: z.unknown().optional(),
 }).strict();
 
 /** An agent with its preset applied: everything needed to run it. Never sent to a browser (env may hold secrets). */
