@@ -3,6 +3,7 @@
  * leave this module: what it reports says whether a key is present, not what it is.
  */
 
+import type { RequestGate } from "./limits/request-gate";
 import { createBaselineChatModel, BASELINE_MODEL_NAME } from "./baseline-chat-model";
 import { createAzureChatModel, createOpenAIChatModel } from "./openai-chat-model";
 import type { BackoffOptions } from "./backoff";
@@ -35,6 +36,7 @@ export interface ModelCallSettings {
   callTimeoutMs: number;
   maxRetries: number;
   backoff?: BackoffOptions;
+  gate?: RequestGate;
 }
 
 /** What is configured, safe to show in the dashboard and to store (no key values, URLs redacted). */
@@ -77,7 +79,7 @@ export function createChatModel(
   // Credentials in a server URL would be quoted in every error: refused before any model is built (see url-credentials.ts).
   const urlProblem = modelEnvironmentProblems(env)[0] ?? urlCredentialsProblem("the run's base URL", selection.baseURL, "OPENAI_API_KEY");
   if (urlProblem) throw new Error(urlProblem);
-  const callOptions = { callTimeoutMs: settings.callTimeoutMs, maxRetries: settings.maxRetries, backoff: settings.backoff };
+  const callOptions = { callTimeoutMs: settings.callTimeoutMs, maxRetries: settings.maxRetries, backoff: settings.backoff, gate: settings.gate };
   switch (selection.backend) {
     case "baseline":
       return createBaselineChatModel();

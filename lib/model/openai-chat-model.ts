@@ -4,6 +4,7 @@ import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
+import type { RequestGate } from "./limits/request-gate";
 import { callWithRetries } from "./retrying-call";
 import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
@@ -19,6 +20,8 @@ interface CommonModelOptions {
   /** Retries after the first attempt; 0 disables retrying. */
   maxRetries?: number;
   backoff?: BackoffOptions;
+  /** Adaptive concurrency and rate caps shared with the process's other calls to this server and model. */
+  gate?: RequestGate;
 }
 
 export interface OpenAIChatModelOptions extends CommonModelOptions {
@@ -121,6 +124,12 @@ class OpenAICompatibleChatModel implements ChatModel {
         signal: request.signal,
         observer,
         classify: (error) => classifyAttemptError(error, this.failureContext),
+        gate: this.options.gate && {
+          gate: this.options.gate,
+          // Characters / 4 for the prompt plus up to 1,024 for the reply, corrected by the reply's real usage.
+          estimatedTokens: Math.ceil(request.messages.reduce((sum, m) => sum + m.content.length, 0) / 4) + Math.min(request.maxCompletionTokens, 1024),
+          tokensOf: (value) => (value as ChatCompletion).usage?.total_tokens ?? 0,
+        },
         // The environment's keys and URL credentials, and this model's own key wherever it came from.
         scrub: (message) => redactSecrets(message, process.env, this.apiKey === LOCAL_SERVER_PLACEHOLDER_KEY ? [] : [this.apiKey]),
       },

@@ -6,6 +6,7 @@
 import { backoffDelayMs, sleep, type BackoffOptions } from "./backoff";
 import { AttemptTimeoutError, type AttemptFailure } from "./attempt-failure";
 import { FatalModelError, ModelCallAbortedError, ModelCallError, throwIfAborted } from "./errors";
+import type { RequestGate } from "./limits/request-gate";
 import type { CallObserver, CallStats } from "./types";
 
 export interface RetryingCallOptions {
@@ -19,6 +20,8 @@ export interface RetryingCallOptions {
   /** Applied to every message that leaves this module (removes the API key should a server echo it). */
   scrub: (message: string) => string;
   random?: () => number;
+  /** Adaptive concurrency and rate caps every attempt passes before it is sent (none by default). */
+  gate?: { gate: RequestGate; estimatedTokens: number; tokensOf?: (value: unknown) => number };
 }
 
 export async function callWithRetries<T>(
@@ -30,13 +33,25 @@ export async function callWithRetries<T>(
     throwIfAborted(options.signal, stats);
     stats.attempts += 1;
     let failure: AttemptFailure;
+    let ticket;
+    try {
+      ticket = await options.gate?.gate.acquire(options.gate.estimatedTokens, options.signal);
+    } catch {
+      throw new ModelCallAbortedError({ reason: options.signal?.reason, stats });
+    }
     try {
       const value = await runAttemptWithDeadline(attempt, options.callTimeoutMs, options.signal);
+      ticket?.finish("ok", options.gate?.tokensOf?.(value));
       return { value, stats };
     } catch (error) {
       // Whatever the SDK made of it, an abort by our caller is an abort, never a retry.
-      if (options.signal?.aborted) throw new ModelCallAbortedError({ reason: options.signal.reason, stats });
+      if (options.signal?.aborted) {
+        ticket?.finish("other");
+        throw new ModelCallAbortedError({ reason: options.signal.reason, stats });
+      }
       failure = options.classify(error);
+      // A 429 or a timed-out attempt says the server is overloaded: the adaptive limit falls.
+      ticket?.finish(failure.status === 429 || error instanceof AttemptTimeoutError ? "overload" : "other");
     }
     if (failure.status === 429) stats.rateLimited += 1;
     const message = options.scrub(failure.message);

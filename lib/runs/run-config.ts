@@ -27,6 +27,15 @@ export const RunSettingsSchema = z.object({
    * Unknown ids are refused when the run is created.
    */
   itemIds: z.array(z.string().min(1)).min(1).optional(),
+  /**
+   * Adaptive concurrency: between concurrencyFloor and concurrency, halved on 429s and timeouts, raised by one after a
+   * window of successes; shared by the process's runs on the same server and model.
+   */
+  adaptiveConcurrency: z.boolean().default(false),
+  concurrencyFloor: z.number().int().min(1).max(512).default(1),
+  /** Caps applied before each request is sent (providers publish RPM and TPM limits). */
+  requestsPerMinute: z.number().positive().max(1_000_000).optional(),
+  tokensPerMinute: z.number().positive().max(1_000_000_000).optional(),
 });
 
 export type RunSettings = z.infer<typeof RunSettingsSchema>;

@@ -18,6 +18,9 @@ export interface StartRunDefaults {
   maxCompletionTokens: string;
   maxRetries: string;
   temperature: string;
+  adaptiveConcurrency: boolean;
+  requestsPerMinute: string;
+  tokensPerMinute: string;
   diagnosticMode: boolean;
   diagnosticInstruction: string;
   selection: "all" | "limit" | "sample";
@@ -67,6 +70,9 @@ export function startRunDefaults(input: {
     maxCompletionTokens: text(settings.maxCompletionTokens),
     maxRetries: text(settings.maxRetries),
     temperature: text(settings.temperature),
+    adaptiveConcurrency: settings.adaptiveConcurrency,
+    requestsPerMinute: text(settings.requestsPerMinute),
+    tokensPerMinute: text(settings.tokensPerMinute),
     diagnosticMode: settings.diagnosticMode,
     diagnosticInstruction: settings.diagnosticInstruction,
     selection: settings.sample ? "sample" : settings.limit !== undefined ? "limit" : "all",

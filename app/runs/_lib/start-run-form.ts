@@ -10,7 +10,7 @@ import { describeBackends } from "./backends";
 /** The New run form's field names (the `name` of each input). */
 export const START_RUN_FIELDS = [
   "datasetId", "skillVersionId", "backend", "model", "agent", "keepWorkspaces", "concurrency", "maxTurns", "execTimeoutS", "taskTimeoutS",
-  "maxCompletionTokens", "maxRetries", "temperature", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
+  "maxCompletionTokens", "maxRetries", "temperature", "adaptiveConcurrency", "requestsPerMinute", "tokensPerMinute", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
   "sampleSize", "sampleSeed", "name",
 ] as const;
 export type StartRunField = (typeof START_RUN_FIELDS)[number];
@@ -29,7 +29,8 @@ function notStarted(fields: Partial<Record<StartRunField, string>>): StartRunFai
 const LABELS: Record<StartRunField, string> = {
   datasetId: "Dataset", skillVersionId: "Skill version", backend: "Backend", model: "Model", agent: "Agent", keepWorkspaces: "Keep workspaces", concurrency: "Concurrency",
   maxTurns: "Max turns", execTimeoutS: "Model-call timeout", taskTimeoutS: "Task timeout", maxCompletionTokens: "Max completion tokens",
-  maxRetries: "Max retries", temperature: "Temperature", diagnosticMode: "Diagnostic mode", diagnosticInstruction: "Diagnostic instruction",
+  maxRetries: "Max retries", temperature: "Temperature", adaptiveConcurrency: "Adaptive concurrency",
+  requestsPerMinute: "Requests per minute", tokensPerMinute: "Tokens per minute", diagnosticMode: "Diagnostic mode", diagnosticInstruction: "Diagnostic instruction",
   selection: "Items", limit: "Limit", sampleSize: "Sample size", sampleSeed: "Seed", name: "Name",
 };
 
@@ -61,6 +62,9 @@ export const StartRunFormSchema = z
     maxCompletionTokens: numberField("maxCompletionTokens"),
     maxRetries: numberField("maxRetries"),
     temperature: numberField("temperature", true),
+    adaptiveConcurrency: z.literal("on", { error: "Adaptive concurrency is a checkbox" }).optional(),
+    requestsPerMinute: numberField("requestsPerMinute", true),
+    tokensPerMinute: numberField("tokensPerMinute", true),
     diagnosticMode: z.literal("on", { error: "Diagnostic mode is a checkbox" }).optional(),
     diagnosticInstruction: z.string().max(20_000, "Diagnostic instruction is too long").optional(),
     selection: z.enum(["all", "limit", "sample"], { error: "Choose all items, a limit or a sample" }).default("all"),
@@ -127,6 +131,10 @@ function toSettings(form: StartRunForm): Record<keyof RunSettings, unknown> {
     maxCompletionTokens: form.maxCompletionTokens,
     maxRetries: form.maxRetries,
     temperature: form.temperature,
+    adaptiveConcurrency: form.adaptiveConcurrency === "on",
+    concurrencyFloor: undefined,
+    requestsPerMinute: form.requestsPerMinute,
+    tokensPerMinute: form.tokensPerMinute,
     diagnosticMode: form.diagnosticMode === "on",
     diagnosticInstruction: form.diagnosticMode === "on" ? (form.diagnosticInstruction ?? "") : "",
     limit: form.selection === "limit" ? form.limit : undefined,

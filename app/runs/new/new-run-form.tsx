@@ -80,6 +80,15 @@ export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormP
           <NumberField name="maxCompletionTokens" label="Max completion tokens" defaultValue={defaults.maxCompletionTokens} error={errors.maxCompletionTokens} />
           <NumberField name="temperature" label="Temperature (optional)" defaultValue={defaults.temperature} error={errors.temperature} hint="Blank: the server's default." />
           <NumberField name="maxRetries" label="Max retries" defaultValue={defaults.maxRetries} error={errors.maxRetries} hint="On 429, 5xx, timeouts." />
+          <NumberField name="requestsPerMinute" label="Requests per minute (optional)" defaultValue={defaults.requestsPerMinute} error={errors.requestsPerMinute} hint="Blank: no cap. Applied before each request." />
+          <NumberField name="tokensPerMinute" label="Tokens per minute (optional)" defaultValue={defaults.tokensPerMinute} error={errors.tokensPerMinute} hint="Blank: no cap." />
+        </div>
+        <div className="field">
+          <label className={styles.inline}>
+            <input type="checkbox" name="adaptiveConcurrency" defaultChecked={defaults.adaptiveConcurrency} />
+            Adaptive concurrency
+          </label>
+          <p className="hint">Halves the requests in flight on 429s and timeouts, then raises them again, up to Concurrency.</p>
         </div>
         <div className="field">
           <label className={styles.inline}>

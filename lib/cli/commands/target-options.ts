@@ -24,15 +24,21 @@ export const TARGET_MODEL_OPTIONS = {
   "max-completion-tokens": { type: "string" },
   temperature: { type: "string" },
   "diagnostic-instruction": { type: "string" },
+  "adaptive-concurrency": { type: "boolean" },
+  "concurrency-floor": { type: "string" },
+  rpm: { type: "string" },
+  tpm: { type: "string" },
 } as const;
 
-type StringOption = Exclude<keyof typeof TARGET_MODEL_OPTIONS, "keep-workspaces">;
-export type TargetModelOptionValues = Partial<Record<StringOption, string>> & { "keep-workspaces"?: boolean };
+type BooleanOption = "keep-workspaces" | "adaptive-concurrency";
+type StringOption = Exclude<keyof typeof TARGET_MODEL_OPTIONS, BooleanOption>;
+export type TargetModelOptionValues = Partial<Record<StringOption, string>> & Partial<Record<BooleanOption, boolean>>;
 
 const OPTION_FOR_SETTING: Record<string, string> = {
   concurrency: "concurrency", maxTurns: "max-turns", limit: "limit", sample: "sample", execTimeoutS: "exec-timeout",
   taskTimeoutS: "task-timeout", taskTimeoutGraceS: "task-timeout-grace", maxRetries: "max-retries",
   maxCompletionTokens: "max-completion-tokens", temperature: "temperature", diagnosticInstruction: "diagnostic-instruction",
+  concurrencyFloor: "concurrency-floor", requestsPerMinute: "rpm", tokensPerMinute: "tpm",
 };
 
 /** A key in a server URL would be quoted in every error: refused before anything is stored or called. */
@@ -67,6 +73,10 @@ export function targetConfigFromOptions(
     temperature: parseNumberOption("temperature", values.temperature),
     diagnosticMode: values["diagnostic-instruction"] !== undefined,
     diagnosticInstruction: values["diagnostic-instruction"],
+    adaptiveConcurrency: values["adaptive-concurrency"],
+    concurrencyFloor: parseIntegerOption("concurrency-floor", values["concurrency-floor"]),
+    requestsPerMinute: parseNumberOption("rpm", values.rpm),
+    tokensPerMinute: parseNumberOption("tpm", values.tpm),
   };
   const merged = Object.fromEntries(Object.entries({ ...extra, ...given }).map(([key, value]) => [key, value ?? (extra as Record<string, unknown>)[key]]));
   const parsed = RunSettingsSchema.safeParse(merged);
