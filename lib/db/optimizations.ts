@@ -165,3 +165,17 @@ export async function measureOptimizationSpend(db: Db, id: number): Promise<{ ta
     optimizerTokens: (calls._sum.promptTokens ?? 0) + (calls._sum.completionTokens ?? 0),
   };
 }
+
+/**
+ * Undoes an import that failed half-way: the optimisation (its stages and calls cascade), the skill versions the import
+ * created, and the skill itself when the import created it and nothing else uses it. Only for source "imported".
+ */
+export async function removeFailedImport(db: Db, input: { optimizationId: number | null; createdVersionIds: readonly number[]; createdSkillId: number | null }): Promise<void> {
+  await db.$transaction(async (tx) => {
+    if (input.optimizationId !== null) await tx.optimization.deleteMany({ where: { id: input.optimizationId, source: "imported" } });
+    if (input.createdVersionIds.length > 0) await tx.skillVersion.deleteMany({ where: { id: { in: [...input.createdVersionIds] } } });
+    if (input.createdSkillId !== null && (await tx.skillVersion.count({ where: { skillId: input.createdSkillId } })) === 0) {
+      await tx.skill.delete({ where: { id: input.createdSkillId } });
+    }
+  });
+}
