@@ -172,9 +172,9 @@ function edgeStage(kind: "baseline" | "final", byKey: Map<string, Dict>, summary
     record = kind === "baseline"
       ? { selection_hard: summary.baseline_selection_hard ?? null }
       : {
-          finalSelectionHard: summary.final_selection_hard ?? null, finalSelectionSoft: summary.final_selection_soft ?? null,
-          baselineTestHard: summary.baseline_test_hard ?? null, baselineTestSoft: summary.baseline_test_soft ?? null,
-          testHard: summary.test_hard ?? null, testSoft: summary.test_soft ?? null, finalTestHard: summary.final_test_hard ?? null, finalTestSoft: summary.final_test_soft ?? null,
+          final_selection_hard: summary.final_selection_hard ?? null, final_selection_soft: summary.final_selection_soft ?? null,
+          baseline_test_hard: summary.baseline_test_hard ?? null, baseline_test_soft: summary.baseline_test_soft ?? null,
+          test_hard: summary.test_hard ?? null, test_soft: summary.test_soft ?? null, final_test_hard: summary.final_test_hard ?? null, final_test_soft: summary.final_test_soft ?? null,
         };
   }
   if (!record) return [];

@@ -131,7 +131,12 @@ async function finalEvaluation(ctx: LoopContext, state: LoopState): Promise<Fina
     Object.assign(scores, { baselineTestHard: initial.hard, baselineTestSoft: initial.soft, testHard: best.hard, testSoft: best.soft, finalTestHard: final.hard, finalTestSoft: final.soft });
     io.log(`[optimize] test: initial ${initial.hard.toFixed(3)} · best ${best.hard.toFixed(3)} · final ${final.hard.toFixed(3)}`);
   }
-  Object.assign(record, scores);
+  // Upstream's summary.json names for the same numbers.
+  Object.assign(record, {
+    final_selection_hard: scores.finalSelectionHard, final_selection_soft: scores.finalSelectionSoft,
+    baseline_test_hard: scores.baselineTestHard, baseline_test_soft: scores.baselineTestSoft,
+    test_hard: scores.testHard, test_soft: scores.testSoft, final_test_hard: scores.finalTestHard, final_test_soft: scores.finalTestSoft,
+  });
   await io.saveStage({ key: FINAL_KEY, kind: "final", epoch: ctx.settings.train.num_epochs, globalStep: state.globalStep, action: "final", record, currentSkill: state.currentSkill, bestSkill: state.bestSkill, state: stateSummary(state) });
   return scores;
 }
