@@ -130,7 +130,7 @@ export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
 /** All items of a dataset in file order. */
 export async function getDatasetItems(db: Db, datasetId: number): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" } });
-  return rows.map(toItem);
+  return rows.map(toStoredDatasetItem);
 }
 
 /** External id → row id of every item of a dataset, read a page at a time (a results import matches its rows by these). */
@@ -156,7 +156,7 @@ export async function listDatasetItemsPage(
   page: { offset: number; limit: number },
 ): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" }, skip: page.offset, take: page.limit });
-  return rows.map(toItem);
+  return rows.map(toStoredDatasetItem);
 }
 
 /** A dataset's items in file order, a page at a time (keyset on the ordinal), for downloads of any size. */
@@ -164,14 +164,14 @@ export async function* iterateDatasetItemPages(db: Db, datasetId: number, pageSi
   let afterOrdinal = -1;
   for (;;) {
     const rows = await db.datasetItem.findMany({ where: { datasetId, ordinal: { gt: afterOrdinal } }, orderBy: { ordinal: "asc" }, take: pageSize });
-    if (rows.length > 0) yield rows.map(toItem);
+    if (rows.length > 0) yield rows.map(toStoredDatasetItem);
     const last = rows[rows.length - 1];
     if (!last || rows.length < pageSize) return;
     afterOrdinal = last.ordinal;
   }
 }
 
-function toItem(row: DatasetItemRow): StoredDatasetItem {
+export function toStoredDatasetItem(row: DatasetItemRow): StoredDatasetItem {
   return {
     datasetItemId: row.id,
     id: row.externalId,

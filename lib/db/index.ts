@@ -16,3 +16,4 @@ export * from "./explorer-page";
 export * from "./explorer-view-results";
 export * from "./run-import";
 export * from "./compare";
+export * from "./pending-items";
