@@ -4,6 +4,7 @@ import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
+import { keepAliveFetch } from "./keep-alive-fetch";
 import { callWithRetries } from "./retrying-call";
 import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
@@ -52,6 +53,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     maxRetries: 0,
     timeout: sdkBackstopTimeout(options.callTimeoutMs),
     logLevel: "off",
+    fetch: keepAliveFetch,
   });
   return new OpenAICompatibleChatModel(client, "openai", options.model, options, apiKey, {
     providerLabel: "OpenAI-compatible",
@@ -78,6 +80,7 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
     maxRetries: 0,
     timeout: sdkBackstopTimeout(options.callTimeoutMs),
     logLevel: "off",
+    fetch: keepAliveFetch,
   });
   return new OpenAICompatibleChatModel(client, "azure", options.deployment, options, options.apiKey, {
     providerLabel: "Azure OpenAI",
