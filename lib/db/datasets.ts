@@ -4,7 +4,7 @@ import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
-import { insertStatements } from "./insert-rows";
+import { prepared, sqliteDateTime, sqliteTransaction } from "./sqlite-transaction";
 
 export interface DatasetRecord {
   id: number;
@@ -41,9 +41,9 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
 /** Only finished imports exist for the rest of the application. */
 const COMPLETE = { complete: true } as const;
 
-const ITEM_COLUMNS = [
-  "datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson",
-] as const;
+// One prepared row insert run per item (see sqlite-transaction.ts): through Prisma, a 600,000-item file took a minute.
+const INSERT_ITEM = `INSERT INTO "DatasetItem" ("datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Stores a validated dataset and its items: all of it or nothing. The items go in in short transactions (sharing
@@ -72,20 +72,17 @@ export async function importDataset(
   });
   try {
     for (let start = 0; start < input.items.length; start += ITEMS_PER_TRANSACTION) {
-      const rows = input.items.slice(start, start + ITEMS_PER_TRANSACTION).map((item, offset) => ({
-        datasetId: dataset.id,
-        ordinal: start + offset,
-        externalId: item.id,
-        question: item.question,
-        context: item.context,
-        answersJson: JSON.stringify(item.answers),
-        diagnosticTraceContext: item.diagnosticTraceContext ?? null,
-        metadataJson: item.metadata ? JSON.stringify(item.metadata) : null,
-      }));
-      await db.$transaction([
-        ...insertStatements(db, "DatasetItem", ITEM_COLUMNS, rows),
-        db.dataset.update({ where: { id: dataset.id }, data: { importHeartbeatAt: new Date() } }),
-      ]);
+      const chunk = input.items.slice(start, start + ITEMS_PER_TRANSACTION);
+      await sqliteTransaction(db, (sqlite) => {
+        const insert = prepared(sqlite, INSERT_ITEM);
+        chunk.forEach((item, offset) => {
+          insert.run(
+            dataset.id, start + offset, item.id, item.question, item.context, JSON.stringify(item.answers),
+            item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
+          );
+        });
+        prepared(sqlite, `UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`).run(sqliteDateTime(new Date()), dataset.id);
+      });
       await shareEventLoop();
     }
     return toRecord(await db.dataset.update({ where: { id: dataset.id }, data: { complete: true, importHeartbeatAt: null } }));

@@ -1,8 +1,7 @@
 import type { ItemExecRecord, ItemResult } from "../runs/types";
 import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
-import type { SqlValue } from "./insert-rows";
-import { prepared, sqliteDateTime, sqliteTransaction } from "./sqlite-transaction";
+import { prepared, sqliteDateTime, sqliteTransaction, type SqlValue } from "./sqlite-transaction";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */

@@ -4,10 +4,13 @@ import type { Db } from "./client";
 
 type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 export type Sqlite = BetterSqlite3.Database;
+export type SqlValue = string | number | null;
 
 const factories = new WeakMap<Db, PrismaBetterSQLite3>();
 const adapters = new WeakMap<PrismaBetterSQLite3, Adapter>();
 const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>();
+/** Clients that stand for an interactive transaction already open on a root client's connection (the demo seed). */
+const insideTransactionOf = new WeakMap<Db, Db>();
 
 /** Called by openDatabase: the client's adapter factory, whose connection sqliteTransaction uses. */
 export function bindSqliteConnection(db: Db, factory: PrismaBetterSQLite3): void {
@@ -20,6 +23,11 @@ export function bindSqliteConnection(db: Db, factory: PrismaBetterSQLite3): void
   };
 }
 
+/** `inner` runs its queries inside a Prisma transaction of `root`: sqliteTransaction on it joins that transaction. */
+export function markInsideTransaction(inner: Db, root: Db): void {
+  insideTransactionOf.set(inner, root);
+}
+
 /**
  * Runs `work` synchronously inside one transaction on the Prisma client's own SQLite connection, with prepared
  * statements kept for reuse (see `prepared`). For the writes that store thousands of rows a second: through Prisma each
@@ -30,6 +38,8 @@ export function bindSqliteConnection(db: Db, factory: PrismaBetterSQLite3): void
  * mutex) and takes SQLite's write lock first (writeLockFirst); nothing else runs on the connection while `work` runs.
  */
 export async function sqliteTransaction<T>(db: Db, work: (sqlite: Sqlite) => T): Promise<T> {
+  const root = insideTransactionOf.get(db);
+  if (root) return joinOpenTransaction(root, work);
   const factory = factories.get(db);
   if (!factory) throw new Error("sqliteTransaction: the client was not opened by openDatabase");
   if (!adapters.get(factory)) await db.$connect();
@@ -47,6 +57,24 @@ export async function sqliteTransaction<T>(db: Db, work: (sqlite: Sqlite) => T):
   } catch (error) {
     if (sqlite?.inTransaction) prepared(sqlite, "ROLLBACK").run();
     await transaction.rollback();
+    throw error;
+  }
+}
+
+/** Inside the root client's open transaction (its connection is the one the transaction uses): a savepoint in it. */
+async function joinOpenTransaction<T>(root: Db, work: (sqlite: Sqlite) => T): Promise<T> {
+  const factory = factories.get(root);
+  const adapter = factory && adapters.get(factory);
+  const sqlite = (adapter as unknown as { client?: Sqlite } | undefined)?.client;
+  if (!sqlite?.inTransaction) throw new Error("sqliteTransaction: the enclosing transaction is not open");
+  prepared(sqlite, "SAVEPOINT sqlite_transaction").run();
+  try {
+    const value = work(sqlite);
+    prepared(sqlite, "RELEASE sqlite_transaction").run();
+    return value;
+  } catch (error) {
+    prepared(sqlite, "ROLLBACK TO sqlite_transaction").run();
+    prepared(sqlite, "RELEASE sqlite_transaction").run();
     throw error;
   }
 }
