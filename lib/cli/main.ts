@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { getDb, NotFoundError, RunBusyError } from "../db";
 import { datasetCommand, skillCommand } from "./commands/catalog";
@@ -7,6 +8,11 @@ import { promptCommand } from "./commands/prompt";
 import { runCommand } from "./commands/run";
 import { scoreCommand } from "./commands/score";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
+
+// V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
+// response bodies, rows) but keeps little (~70 MB live), so the heap was sized far past what it needs. Growing by half
+// at most keeps a 20,000-item run at 262 MB peak RSS instead of 436 MB (the dataset already stored), at the same CPU.
+setFlagsFromString("--heap-growing-percent=50");
 
 const USAGE = `usage: npm run -s cli -- <command>
   score                                   JSONL {"response","answers"} on stdin → scores on stdout
