@@ -1,4 +1,5 @@
-import { computeDatasetStats, type DatasetStats } from "../datasets/stats";
+import { DatasetItemsHasher } from "../datasets/hash";
+import { DatasetStatsAccumulator, type DatasetStats } from "../datasets/stats";
 import { shareEventLoop } from "../datasets/time-slice";
 import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
@@ -45,47 +46,69 @@ const COMPLETE = { complete: true } as const;
 const INSERT_ITEM = `INSERT INTO "DatasetItem" ("datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
+export interface DatasetImportInput {
+  name: string;
+  fileName: string;
+  format: DatasetFormat;
+  /** The items' hash when the caller has it; otherwise computed as the items go in (lib/datasets/hash.ts). */
+  hash?: string;
+  fileSha256?: string | null;
+}
+
 /**
  * Stores a validated dataset and its items: all of it or nothing. The items go in in short transactions (sharing
  * the event loop between them) under a dataset row marked incomplete, which every lookup ignores; the last step marks
  * it complete. If any step fails the dataset is deleted again; if the process dies, removeAbandonedDatasetImports
  * deletes it later.
  */
-export async function importDataset(
+export function importDataset(db: Db, input: DatasetImportInput & { hash: string; items: readonly DatasetItem[] }): Promise<DatasetRecord> {
+  return importDatasetBatches(db, input, [input.items]);
+}
+
+/**
+ * importDataset for items that arrive in batches as a file is read (streamDatasetFile): each batch is stored as it
+ * comes and then dropped, so an import holds one batch, not the file. Statistics and the hash are gathered on the way;
+ * if the source throws (a problem found later in the file), what was stored is deleted and the error passed on.
+ */
+export async function importDatasetBatches(
   db: Db,
-  input: { name: string; fileName: string; format: DatasetFormat; hash: string; fileSha256?: string | null; items: readonly DatasetItem[] },
+  input: DatasetImportInput,
+  batches: Iterable<readonly DatasetItem[]> | AsyncIterable<readonly DatasetItem[]>,
 ): Promise<DatasetRecord> {
   await removeAbandonedDatasetImports(db);
-  const stats = await computeDatasetStats(input.items);
   const dataset = await db.dataset.create({
     data: {
-      name: input.name,
-      fileName: input.fileName,
-      format: input.format,
-      hash: input.hash,
-      fileSha256: input.fileSha256 ?? null,
-      itemCount: input.items.length,
-      statsJson: JSON.stringify(stats),
-      complete: false,
-      importHeartbeatAt: new Date(),
+      name: input.name, fileName: input.fileName, format: input.format, hash: input.hash ?? "", fileSha256: input.fileSha256 ?? null,
+      itemCount: 0, statsJson: "{}", complete: false, importHeartbeatAt: new Date(),
     },
   });
+  const stats = new DatasetStatsAccumulator();
+  const hasher = input.hash === undefined ? new DatasetItemsHasher() : undefined;
+  let ordinal = 0;
   try {
-    for (let start = 0; start < input.items.length; start += ITEMS_PER_TRANSACTION) {
-      const chunk = input.items.slice(start, start + ITEMS_PER_TRANSACTION);
-      await sqliteTransaction(db, (sqlite) => {
-        const insert = prepared(sqlite, INSERT_ITEM);
-        chunk.forEach((item, offset) => {
-          insert.run(
-            dataset.id, start + offset, item.id, item.question, item.context, JSON.stringify(item.answers),
-            item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
-          );
+    for await (const batch of batches) {
+      for (let start = 0; start < batch.length; start += ITEMS_PER_TRANSACTION) {
+        const chunk = batch.slice(start, start + ITEMS_PER_TRANSACTION);
+        await sqliteTransaction(db, (sqlite) => {
+          const insert = prepared(sqlite, INSERT_ITEM);
+          for (const item of chunk) {
+            insert.run(
+              dataset.id, ordinal++, item.id, item.question, item.context, JSON.stringify(item.answers),
+              item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
+            );
+            stats.add(item);
+            hasher?.add(item);
+          }
+          prepared(sqlite, `UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`).run(sqliteDateTime(new Date()), dataset.id);
         });
-        prepared(sqlite, `UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`).run(sqliteDateTime(new Date()), dataset.id);
-      });
-      await shareEventLoop();
+        await shareEventLoop();
+      }
     }
-    return toRecord(await db.dataset.update({ where: { id: dataset.id }, data: { complete: true, importHeartbeatAt: null } }));
+    const statsJson = JSON.stringify(stats.result());
+    return toRecord(await db.dataset.update({
+      where: { id: dataset.id },
+      data: { complete: true, importHeartbeatAt: null, itemCount: ordinal, statsJson, hash: input.hash ?? hasher!.digest() },
+    }));
   } catch (error) {
     await deleteDataset(db, dataset.id).catch(() => {});
     throw error;
@@ -106,6 +129,12 @@ export async function removeAbandonedDatasetImports(db: Db): Promise<number> {
 /** Removes a dataset and its items (an import that could not be finished); refused while runs use it. */
 export async function deleteDataset(db: Db, id: number): Promise<void> {
   await db.dataset.delete({ where: { id } });
+}
+
+/** An earlier import of the same file bytes read as the same format (so of the same items), if any. */
+export async function findDatasetByFile(db: Db, fileSha256: string, format: DatasetFormat): Promise<DatasetRecord | null> {
+  const row = await db.dataset.findFirst({ where: { fileSha256, format, ...COMPLETE }, orderBy: { id: "asc" } });
+  return row ? toRecord(row) : null;
 }
 
 /** An earlier import of exactly the same items, if any. */
