@@ -14,7 +14,7 @@ import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClo
 // at most keeps a 20,000-item run at 262 MB peak RSS instead of 436 MB (the dataset already stored), at the same CPU.
 setFlagsFromString("--heap-growing-percent=50");
 
-const USAGE = `usage: npm run -s cli -- <command>
+const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>)
   score                                   JSONL {"response","answers"} on stdin → scores on stdout
   prompt --skill FILE [--diagnostic-instruction TEXT]
                                           dataset items (JSONL) on stdin → {"id","system","user"}
