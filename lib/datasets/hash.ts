@@ -24,12 +24,27 @@ export class DatasetItemsHasher {
 
   add(item: DatasetItem): void {
     if (this.count++ > 0) this.hash.update(",");
-    this.hash.update(canonicalJson(item));
+    this.hash.update(canonicalItemJson(item));
   }
 
   digest(): string {
     return this.hash.update("]").digest("hex");
   }
+}
+
+const ITEM_KEYS = new Set(["answers", "context", "diagnosticTraceContext", "id", "metadata", "question"]);
+
+/**
+ * canonicalJson of an item, written out for the usual shape (its keys, sorted, and string fields), which a 20,000-item
+ * import otherwise spent ~0.25 s on; anything else goes through canonicalJson.
+ */
+function canonicalItemJson(item: DatasetItem): string {
+  const { answers, context, diagnosticTraceContext, id, metadata, question } = item;
+  const usual = typeof context === "string" && typeof id === "string" && typeof question === "string" && Array.isArray(answers)
+    && answers.every((answer) => typeof answer === "string") && (diagnosticTraceContext === undefined || typeof diagnosticTraceContext === "string")
+    && Object.keys(item).every((key) => ITEM_KEYS.has(key));
+  if (!usual) return canonicalJson(item);
+  return `{"answers":${JSON.stringify(answers)},"context":${JSON.stringify(context)}${diagnosticTraceContext === undefined ? "" : `,"diagnosticTraceContext":${JSON.stringify(diagnosticTraceContext)}`},"id":${JSON.stringify(id)}${metadata === undefined ? "" : `,"metadata":${canonicalJson(metadata)}`},"question":${JSON.stringify(question)}}`;
 }
 
 /**

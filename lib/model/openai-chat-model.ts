@@ -93,11 +93,11 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
 class OpenAICompatibleChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
-  private client: Promise<OpenAI> | undefined;
+  private readonly client: Promise<OpenAI>;
 
   constructor(
-    /** Builds the SDK client once the SDK is loaded (at the first call). */
-    private readonly makeClient: (sdk: OpenAISdkModule) => OpenAI,
+    /** Builds the SDK client once the SDK is loaded. */
+    makeClient: (sdk: OpenAISdkModule) => OpenAI,
     readonly backend: BackendKind,
     readonly model: string,
     private readonly options: CommonModelOptions,
@@ -105,6 +105,9 @@ class OpenAICompatibleChatModel implements ChatModel {
     private readonly failureContext: FailureContext,
   ) {
     this.maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? DEFAULT_MAX_RETRIES));
+    // Loading starts now, so it overlaps whatever comes before the first call; a failure is reported by that call.
+    this.client = loadOpenAISdk().then(makeClient);
+    this.client.catch(() => undefined);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
 
@@ -115,7 +118,6 @@ class OpenAICompatibleChatModel implements ChatModel {
       max_completion_tokens: request.maxCompletionTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
-    this.client ??= loadOpenAISdk().then(this.makeClient);
     const client = await this.client;
     const { value: completion, stats } = await callWithRetries(
       async (attemptSignal) => {

@@ -7,7 +7,7 @@ import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { RunSettingsSchema, type RunConfig } from "../../runs";
 import { modelEnvironmentProblems, urlCredentialsProblem } from "../../model/url-credentials";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
-import { CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
+import { batchedLog, CliInputError, logLine, parseIntegerOption, parseNumberOption, writeOut } from "../io";
 import { runMeans } from "../../runs/metrics";
 
 const OPTIONS = {
@@ -49,7 +49,9 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   notices.forEach(logLine);
 
   const interrupt = new AbortController();
+  const progress = batchedLog();
   const onSignal = () => {
+    progress.flush();
     logLine(`run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`);
     interrupt.abort();
   };
@@ -58,8 +60,9 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   const started = performance.now();
   let run: RunRecord;
   try {
-    run = await executeRun(db(), runId, { workerId, signal: interrupt.signal, onEvent: (event) => logLine(formatRolloutEvent(event)) });
+    run = await executeRun(db(), runId, { workerId, signal: interrupt.signal, onEvent: (event) => progress.line(formatRolloutEvent(event)) });
   } finally {
+    progress.flush();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
