@@ -43,14 +43,14 @@ interface RawResponse {
 }
 
 /**
- * POSTs `body` as JSON. Resolves to the parsed JSON of a 2xx response (the text when the server did not say JSON, null
+ * POSTs `body` (JSON text). Resolves to the parsed JSON of a 2xx response (the text when the server did not say JSON, null
  * for 204, as the SDK does); rejects with the SDK's status error for any other status, with its APIConnectionError when
  * the connection fails or the response is cut off, and with an AbortError when `signal` aborts.
  */
-export async function postChatCompletion(endpoint: ChatEndpoint, body: unknown, signal: AbortSignal): Promise<unknown> {
+export async function postChatCompletion(endpoint: ChatEndpoint, body: string, signal: AbortSignal): Promise<unknown> {
   let response: RawResponse;
   try {
-    response = await post(endpoint, Buffer.from(JSON.stringify(body)), signal);
+    response = await post(endpoint, Buffer.from(body), signal);
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
     const sdk = await loadOpenAISdk();

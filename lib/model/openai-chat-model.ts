@@ -1,12 +1,12 @@
 /** Chat models served over the OpenAI Chat Completions API: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp. */
 
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletion } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { azureEndpoint, openAIEndpoint, postChatCompletion, type ChatEndpoint } from "./chat-completions-http";
 import { callWithRetries } from "./retrying-call";
 import { redactSecrets } from "../text/redact-secrets";
-import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
+import type { BackendKind, CallObserver, ChatMessage, ChatModel, ChatRequest, ChatResponse } from "./types";
 
 export const DEFAULT_MAX_RETRIES = 5;
 
@@ -79,13 +79,21 @@ class OpenAICompatibleChatModel implements ChatModel {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
 
+  private systemMessage: { content: string; json: string } | undefined;
+
+  private messageJson({ role, content }: ChatMessage): string {
+    if (role !== "system") return JSON.stringify({ role, content });
+    if (this.systemMessage?.content !== content) this.systemMessage = { content, json: JSON.stringify({ role, content }) };
+    return this.systemMessage.json;
+  }
+
   async complete(request: ChatRequest, observer?: CallObserver): Promise<ChatResponse> {
-    const body: ChatCompletionCreateParamsNonStreaming = {
-      model: this.model,
-      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
-      max_completion_tokens: request.maxCompletionTokens,
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    };
+    // JSON.stringify of { model, messages: [{ role, content }], max_completion_tokens, temperature? }, written out so
+    // that the system message, the same ~10 KB in every call of a run, is escaped once (messageJson).
+    const body =
+      `{"model":${JSON.stringify(this.model)},"messages":[${request.messages.map((message) => this.messageJson(message)).join(",")}],` +
+      `"max_completion_tokens":${JSON.stringify(request.maxCompletionTokens)}` +
+      `${request.temperature !== undefined ? `,"temperature":${JSON.stringify(request.temperature)}` : ""}}`;
     const { value: completion, stats } = await callWithRetries(
       async (attemptSignal) => {
         const result: unknown = await postChatCompletion(this.endpoint, body, attemptSignal);
