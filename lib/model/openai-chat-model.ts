@@ -1,16 +1,18 @@
 /** Chat models served over the OpenAI Chat Completions API: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp. */
 
-import type { ChatCompletion } from "openai/resources/chat/completions";
+import type OpenAI from "openai";
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
-import { azureEndpoint, openAIEndpoint, postChatCompletion, type ChatEndpoint } from "./chat-completions-http";
+import { keepAliveFetch } from "./keep-alive-fetch";
+import { loadOpenAISdk, type OpenAISdkModule } from "./openai-sdk";
 import { callWithRetries } from "./retrying-call";
 import { redactSecrets } from "../text/redact-secrets";
-import type { BackendKind, CallObserver, ChatMessage, ChatModel, ChatRequest, ChatResponse } from "./types";
+import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
 
 export const DEFAULT_MAX_RETRIES = 5;
 
-/** Local servers ignore the key; a placeholder is sent (as the SDK, which refuses to start without one, needed). */
+/** Local servers ignore the key, but the SDK refuses to start without one. */
 const LOCAL_SERVER_PLACEHOLDER_KEY = "skillboard-no-key";
 
 interface CommonModelOptions {
@@ -41,9 +43,20 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const baseURL = options.baseURL ? validatedURL(options.baseURL, "base URL") : "https://api.openai.com/v1";
   const apiKey = options.apiKey || (options.baseURL ? LOCAL_SERVER_PLACEHOLDER_KEY : undefined);
   if (!apiKey) throw new Error("No API key given for the OpenAI API: set OPENAI_API_KEY, or a base URL for a local server");
-  // Built from the options alone: no OPENAI_* variable changes behaviour behind our back.
-  const endpoint = openAIEndpoint(baseURL, apiKey);
-  return new OpenAICompatibleChatModel(endpoint, "openai", options.model, options, apiKey, {
+  // Every option is passed explicitly so that no OPENAI_* variable changes behaviour behind our back.
+  const client = (sdk: OpenAISdkModule) => new sdk.OpenAI({
+    apiKey,
+    baseURL,
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: sdkBackstopTimeout(options.callTimeoutMs),
+    logLevel: "off",
+    fetch: keepAliveFetch,
+  });
+  return new OpenAICompatibleChatModel(client, "openai", options.model, options, apiKey, {
     providerLabel: "OpenAI-compatible",
     model: options.model,
     isAzure: false,
@@ -54,8 +67,23 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
   if (!options.apiKey) throw new Error("No API key given for Azure OpenAI: set AZURE_OPENAI_API_KEY");
   if (!options.deployment.trim()) throw new Error("No deployment given for Azure OpenAI: set AZURE_OPENAI_DEPLOYMENT");
   const endpoint = validatedURL(options.endpoint, "Azure endpoint").replace(/\/+$/, "");
-  const chatEndpoint = azureEndpoint(endpoint, options.deployment, options.apiVersion, options.apiKey);
-  return new OpenAICompatibleChatModel(chatEndpoint, "azure", options.deployment, options, options.apiKey, {
+  // We pass the /openai base URL ourselves rather than `endpoint`: the SDK would otherwise also read
+  // OPENAI_BASE_URL from the environment and refuse the combination.
+  const client = (sdk: OpenAISdkModule) => new sdk.AzureOpenAI({
+    apiKey: options.apiKey,
+    baseURL: `${endpoint}/openai`,
+    deployment: options.deployment,
+    apiVersion: options.apiVersion,
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: sdkBackstopTimeout(options.callTimeoutMs),
+    logLevel: "off",
+    fetch: keepAliveFetch,
+  });
+  return new OpenAICompatibleChatModel(client, "azure", options.deployment, options, options.apiKey, {
     providerLabel: "Azure OpenAI",
     model: options.deployment,
     isAzure: true,
@@ -65,9 +93,11 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
 class OpenAICompatibleChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
+  private readonly client: Promise<OpenAI>;
 
   constructor(
-    private readonly endpoint: ChatEndpoint,
+    /** Builds the SDK client once the SDK is loaded. */
+    makeClient: (sdk: OpenAISdkModule) => OpenAI,
     readonly backend: BackendKind,
     readonly model: string,
     private readonly options: CommonModelOptions,
@@ -75,28 +105,23 @@ class OpenAICompatibleChatModel implements ChatModel {
     private readonly failureContext: FailureContext,
   ) {
     this.maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? DEFAULT_MAX_RETRIES));
-    if (!(options.callTimeoutMs > 0)) throw new Error(`callTimeoutMs must be positive, got ${options.callTimeoutMs}`);
+    // Loading starts now, so it overlaps whatever comes before the first call; a failure is reported by that call.
+    this.client = loadOpenAISdk().then(makeClient);
+    this.client.catch(() => undefined);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
 
-  private systemMessage: { content: string; json: string } | undefined;
-
-  private messageJson({ role, content }: ChatMessage): string {
-    if (role !== "system") return JSON.stringify({ role, content });
-    if (this.systemMessage?.content !== content) this.systemMessage = { content, json: JSON.stringify({ role, content }) };
-    return this.systemMessage.json;
-  }
-
   async complete(request: ChatRequest, observer?: CallObserver): Promise<ChatResponse> {
-    // JSON.stringify of { model, messages: [{ role, content }], max_completion_tokens, temperature? }, written out so
-    // that the system message, the same ~10 KB in every call of a run, is escaped once (messageJson).
-    const body =
-      `{"model":${JSON.stringify(this.model)},"messages":[${request.messages.map((message) => this.messageJson(message)).join(",")}],` +
-      `"max_completion_tokens":${JSON.stringify(request.maxCompletionTokens)}` +
-      `${request.temperature !== undefined ? `,"temperature":${JSON.stringify(request.temperature)}` : ""}}`;
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+      max_completion_tokens: request.maxCompletionTokens,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+    const client = await this.client;
     const { value: completion, stats } = await callWithRetries(
       async (attemptSignal) => {
-        const result: unknown = await postChatCompletion(this.endpoint, body, attemptSignal);
+        const result: unknown = await client.chat.completions.create(body, { signal: attemptSignal, maxRetries: 0 });
         return asChatCompletion(result);
       },
       {
@@ -119,7 +144,7 @@ class OpenAICompatibleChatModel implements ChatModel {
   }
 }
 
-/** A string comes back when the server did not send JSON; both that and a missing message are retryable. */
+/** The SDK hands back a string when the server did not send JSON; both that and a missing message are retryable. */
 function asChatCompletion(result: unknown): ChatCompletion {
   if (typeof result !== "object" || result === null) {
     const preview = String(result).replace(/\s+/g, " ").slice(0, 80);
@@ -137,6 +162,12 @@ function asChatCompletion(result: unknown): ChatCompletion {
 function textOf(completion: ChatCompletion): string {
   const content: unknown = completion.choices[0]?.message.content;
   return typeof content === "string" ? content : "";
+}
+
+/** Our own deadline governs; the SDK's is a backstop set just past it (it must be a whole number). */
+function sdkBackstopTimeout(callTimeoutMs: number): number {
+  if (!(callTimeoutMs > 0)) throw new Error(`callTimeoutMs must be positive, got ${callTimeoutMs}`);
+  return Math.ceil(callTimeoutMs) + 1_000;
 }
 
 function validatedURL(url: string, what: string): string {
