@@ -1,7 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, extname } from "node:path";
-import { detectFormat, hashDatasetItems, parseDatasetFile, sha256File } from "../datasets";
-import { addSkillVersion, findDatasetByHash, getDataset, getSkillVersion, importDataset, type AddSkillVersionResult, type DatasetRecord, type Db } from "../db";
+import { detectFormat, sha256File, streamDatasetFile } from "../datasets";
+import {
+  addSkillVersion, deleteDataset, findDatasetByFile, findDatasetByHash, getDataset, getSkillVersion, importDatasetBatches, type AddSkillVersionResult,
+  type DatasetRecord, type Db,
+} from "../db";
 import { readTextFile } from "./commands/prompt";
 import { CliInputError, logLine } from "./io";
 
@@ -18,12 +21,17 @@ function parseId(kind: string, value: string): number {
   return Number(value);
 }
 
-/** Validates the whole file first; stores nothing if any item is wrong. */
-export async function importDatasetFile(db: Db, path: string, name?: string): Promise<DatasetRecord> {
+/**
+ * Streams the file into the database as it is read (the items are never all in memory); any item that is wrong, however
+ * late in the file, leaves nothing stored.
+ */
+export async function importDatasetFile(db: Db, path: string, name?: string, fileSha256?: string): Promise<DatasetRecord> {
   if (!isFile(path)) throw new CliInputError(`${path}: no such file`);
-  const items = await parseDatasetFile(path);
-  const fileSha256 = await sha256File(path);
-  return importDataset(db, { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), hash: await hashDatasetItems(items), fileSha256, items });
+  return importDatasetBatches(
+    db,
+    { name: name ?? nameFromPath(path), fileName: basename(path), format: detectFormat(path), fileSha256: fileSha256 ?? (await sha256File(path)) },
+    streamDatasetFile(path),
+  );
 }
 
 export function addSkillFile(db: Db, path: string, name?: string, note?: string): Promise<AddSkillVersionResult> {
@@ -33,14 +41,21 @@ export function addSkillFile(db: Db, path: string, name?: string, note?: string)
 /** `--dataset FILE|ID`: a file is imported, or reused when the same items were imported before. */
 export async function resolveDataset(db: Db, value: string, notice: (line: string) => void = logLine): Promise<DatasetRecord> {
   if (!isFile(value)) return getDataset(db, parseId("dataset", value));
-  const items = await parseDatasetFile(value);
-  const existing = await findDatasetByHash(db, await hashDatasetItems(items));
-  if (existing) {
+  const reuse = (existing: DatasetRecord) => {
     notice(`dataset ${existing.id} ("${existing.name}") has the same items as ${value}; using it`);
     return existing;
-  }
+  };
+  // The same bytes read as the same format are the same items: found without reading the file's items at all.
   const fileSha256 = await sha256File(value);
-  const dataset = await importDataset(db, { name: nameFromPath(value), fileName: basename(value), format: detectFormat(value), hash: await hashDatasetItems(items), fileSha256, items });
+  const sameFile = await findDatasetByFile(db, fileSha256, detectFormat(value));
+  if (sameFile) return reuse(sameFile);
+  const dataset = await importDatasetFile(db, value, undefined, fileSha256);
+  // The same items from another file (another format, other formatting): the earlier dataset is kept, this one dropped.
+  const sameItems = await findDatasetByHash(db, dataset.hash);
+  if (sameItems && sameItems.id !== dataset.id) {
+    await deleteDataset(db, dataset.id);
+    return reuse(sameItems);
+  }
   notice(`imported ${value} as dataset ${dataset.id} (${dataset.itemCount} items)`);
   return dataset;
 }

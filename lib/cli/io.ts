@@ -30,6 +30,35 @@ export function logLine(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/**
+ * Lines for stderr written in batches (every `delayMs`, or once 64 KB wait): a run prints one progress line per item,
+ * and each was a synchronous write to the pipe, ~0.45 s of CPU per 20,000 items. Call `flush` before anything else is
+ * logged, and when done.
+ */
+export function batchedLog(delayMs = 50): { line(text: string): void; flush(): void } {
+  let pending: string[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const text = pending.join("");
+    pending = [];
+    size = 0;
+    process.stderr.write(text);
+  };
+  return {
+    line(text) {
+      pending.push(`${text}\n`);
+      size += text.length + 1;
+      if (size >= 65_536) flush();
+      else timer ??= setTimeout(flush, delayMs);
+    },
+    flush,
+  };
+}
+
 /** Data to stdout, waiting when the pipe is full so large exports do not pile up in memory. */
 export async function writeOut(text: string): Promise<void> {
   if (stdout.closed) throw new StdoutClosedError();
@@ -86,9 +115,10 @@ export function parseNumberOption(name: string, value: string | undefined): numb
  * Runs `work` with Ctrl-C and SIGTERM turned into an abort of its signal (the work then stops cleanly and can be
  * resumed), saying so on stderr.
  */
-export async function untilInterrupted<T>(stoppingMessage: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function untilInterrupted<T>(stoppingMessage: string, work: (signal: AbortSignal) => Promise<T>, beforeMessage?: () => void): Promise<T> {
   const interrupt = new AbortController();
   const onSignal = () => {
+    beforeMessage?.();
     logLine(stoppingMessage);
     interrupt.abort();
   };

@@ -9,6 +9,8 @@ import type { DatasetItem } from "./types";
  */
 export interface DatasetReader {
   push(text: string): void;
+  /** The items validated so far and not yet taken (none once anything is wrong); `finish` returns the rest. */
+  takeItems(): DatasetItem[];
   finish(): Generator<void, DatasetItem[]>;
 }
 
@@ -31,7 +33,7 @@ export interface FinishOptions {
  * capped, ids are checked for duplicates, and `finish` either returns every item or throws.
  */
 export class DatasetItemCollector {
-  private readonly items: DatasetItem[] = [];
+  private items: DatasetItem[] = [];
   private readonly issues = new IssueList();
   private readonly firstSeenAt = new Map<string, RecordLocation>();
   /** id → every place it appears (the first one included), only for ids seen more than once. */
@@ -56,6 +58,14 @@ export class DatasetItemCollector {
   /** A problem that is not about one record's fields (syntax, header, encoding). */
   addIssue(issue: DatasetIssue): void {
     this.issues.add(issue);
+  }
+
+  /** See DatasetReader.takeItems: a file with an issue or a duplicated id hands over nothing more. */
+  takeItems(): DatasetItem[] {
+    if (this.hasIssues || this.duplicates.size > 0) return [];
+    const taken = this.items;
+    this.items = [];
+    return taken;
   }
 
   get hasIssues(): boolean {

@@ -61,6 +61,10 @@ export class CsvDatasetReader implements DatasetReader {
     else this.refuseIfTooLong(this.pendingLength);
   }
 
+  takeItems(): DatasetItem[] {
+    return this.collector.takeItems();
+  }
+
   *finish(): Generator<void, DatasetItem[]> {
     if (!this.abandoned) {
       this.newline ??= detectNewline(this.pending.join(""), true);

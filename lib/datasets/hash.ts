@@ -9,16 +9,42 @@ import type { DatasetItem } from "./types";
  * as it goes (600,000 items take over a second).
  */
 export async function hashDatasetItems(items: readonly DatasetItem[]): Promise<string> {
-  const hash = createHash("sha256");
-  // Fed item by item: a 50 MB dataset never becomes one more 50 MB string.
-  hash.update("[");
-  for (const [index, item] of items.entries()) {
-    if (index > 0) hash.update(",");
-    hash.update(canonicalJson(item));
+  const hasher = new DatasetItemsHasher();
+  for (const item of items) {
+    hasher.add(item);
     await shareEventLoop();
   }
-  hash.update("]");
-  return hash.digest("hex");
+  return hasher.digest();
+}
+
+/** The same hash fed item by item as a file is read (a 50 MB dataset never becomes one more 50 MB string). */
+export class DatasetItemsHasher {
+  private readonly hash = createHash("sha256").update("[");
+  private count = 0;
+
+  add(item: DatasetItem): void {
+    if (this.count++ > 0) this.hash.update(",");
+    this.hash.update(canonicalItemJson(item));
+  }
+
+  digest(): string {
+    return this.hash.update("]").digest("hex");
+  }
+}
+
+const ITEM_KEYS = new Set(["answers", "context", "diagnosticTraceContext", "id", "metadata", "question"]);
+
+/**
+ * canonicalJson of an item, written out for the usual shape (its keys, sorted, and string fields), which a 20,000-item
+ * import otherwise spent ~0.25 s on; anything else goes through canonicalJson.
+ */
+function canonicalItemJson(item: DatasetItem): string {
+  const { answers, context, diagnosticTraceContext, id, metadata, question } = item;
+  const usual = typeof context === "string" && typeof id === "string" && typeof question === "string" && Array.isArray(answers)
+    && answers.every((answer) => typeof answer === "string") && (diagnosticTraceContext === undefined || typeof diagnosticTraceContext === "string")
+    && Object.keys(item).every((key) => ITEM_KEYS.has(key));
+  if (!usual) return canonicalJson(item);
+  return `{"answers":${JSON.stringify(answers)},"context":${JSON.stringify(context)}${diagnosticTraceContext === undefined ? "" : `,"diagnosticTraceContext":${JSON.stringify(diagnosticTraceContext)}`},"id":${JSON.stringify(id)}${metadata === undefined ? "" : `,"metadata":${canonicalJson(metadata)}`},"question":${JSON.stringify(question)}}`;
 }
 
 /**

@@ -24,6 +24,10 @@ export class JsonDatasetReader implements DatasetReader {
     this.chunks.push(text);
   }
 
+  takeItems(): DatasetItem[] {
+    return this.collector.takeItems();
+  }
+
   *finish(): Generator<void, DatasetItem[]> {
     const text = this.chunks.join("");
     this.chunks.length = 0;

@@ -21,6 +21,10 @@ export class JsonlDatasetReader implements DatasetReader {
     for (const line of this.lines.push(text)) this.readLine(line);
   }
 
+  takeItems(): DatasetItem[] {
+    return this.collector.takeItems();
+  }
+
   *finish(): Generator<void, DatasetItem[]> {
     for (const line of this.lines.end()) this.readLine(line);
     return this.collector.finish({ emptyMessage: "file is empty" });

@@ -52,6 +52,25 @@ export async function parseDatasetFile(path: string, options: Partial<ParseOptio
   return parseDatasetStream(stream, { ...options, fileName });
 }
 
+/**
+ * Reads a file and hands over its validated items in batches as it goes (JSON Lines and CSV; a JSON file all at the
+ * end), so an import can store them without the file's items ever being held together. If anything in the file is
+ * wrong, it throws DatasetValidationError at the end, listing every problem, after the batches it already handed over:
+ * the caller must then drop what it stored.
+ */
+export async function* streamDatasetFile(path: string, options: Partial<ParseOptions> = {}): AsyncGenerator<DatasetItem[]> {
+  const fileName = options.fileName ?? basename(path);
+  const parser = new DatasetParser({ ...options, fileName });
+  for await (const text of decodeUtf8(createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES }), fileName)) {
+    parser.push(text);
+    const items = parser.takeItems();
+    if (items.length > 0) yield items;
+    await shareEventLoop();
+  }
+  const rest = await runShared(parser.finish());
+  if (rest.length > 0) yield rest;
+}
+
 function createReader(format: DatasetFormat, fileName: string): DatasetReader {
   switch (format) {
     case "json":
@@ -102,6 +121,10 @@ class DatasetParser {
     }
     const format = formatFromContent(this.head.join(""), false);
     if (format !== undefined) this.reader = this.startReader(format);
+  }
+
+  takeItems(): DatasetItem[] {
+    return this.reader?.takeItems() ?? [];
   }
 
   finish(): Generator<void, DatasetItem[]> {

@@ -34,31 +34,45 @@ export interface DatasetStats {
 
 /** Computed in one pass over the items, sharing the event loop as it goes (600,000 items take a while). */
 export async function computeDatasetStats(items: readonly DatasetItem[]): Promise<DatasetStats> {
-  const contextLengths = new Float64Array(items.length);
-  const answersPerItem = new Float64Array(items.length);
-  const answerLengths: number[] = [];
-  const fieldCounts = new Map<string, number>();
-  for (const [index, item] of items.entries()) {
-    contextLengths[index] = codePointLength(item.context);
-    answersPerItem[index] = item.answers.length;
-    for (const answer of item.answers) answerLengths.push(codePointLength(answer));
-    for (const key of Object.keys(item.metadata ?? {})) fieldCounts.set(key, (fieldCounts.get(key) ?? 0) + 1);
+  const stats = new DatasetStatsAccumulator();
+  for (const item of items) {
+    stats.add(item);
     await shareEventLoop();
   }
-  // Most frequent first (ties in order of first appearance); the rest only counted.
-  const listed = [...fieldCounts].sort(([, a], [, b]) => b - a).slice(0, MAX_LISTED_METADATA_FIELDS);
-  const unlisted = fieldCounts.size - listed.length;
-  return {
-    itemCount: items.length,
-    answersPerItem: distribution(answersPerItem),
-    answerLength: distribution(Float64Array.from(answerLengths)),
-    contextLength: distribution(contextLengths),
-    emptyContexts: contextLengths.filter((length) => length === 0).length,
-    truncatedContexts: contextLengths.filter((length) => length > MAX_CONTEXT_CHARS).length,
-    // fromEntries: a field named "__proto__" stays a field.
-    metadataFields: Object.fromEntries(listed),
-    ...(unlisted > 0 && { unlistedMetadataFields: unlisted }),
-  };
+  return stats.result();
+}
+
+/** The same statistics gathered item by item as a file is read, holding only numbers. */
+export class DatasetStatsAccumulator {
+  private readonly contextLengths: number[] = [];
+  private readonly answersPerItem: number[] = [];
+  private readonly answerLengths: number[] = [];
+  private readonly fieldCounts = new Map<string, number>();
+
+  add(item: DatasetItem): void {
+    this.contextLengths.push(codePointLength(item.context));
+    this.answersPerItem.push(item.answers.length);
+    for (const answer of item.answers) this.answerLengths.push(codePointLength(answer));
+    for (const key of Object.keys(item.metadata ?? {})) this.fieldCounts.set(key, (this.fieldCounts.get(key) ?? 0) + 1);
+  }
+
+  result(): DatasetStats {
+    const { contextLengths, fieldCounts } = this;
+    // Most frequent first (ties in order of first appearance); the rest only counted.
+    const listed = [...fieldCounts].sort(([, a], [, b]) => b - a).slice(0, MAX_LISTED_METADATA_FIELDS);
+    const unlisted = fieldCounts.size - listed.length;
+    return {
+      itemCount: contextLengths.length,
+      answersPerItem: distribution(Float64Array.from(this.answersPerItem)),
+      answerLength: distribution(Float64Array.from(this.answerLengths)),
+      contextLength: distribution(Float64Array.from(contextLengths)),
+      emptyContexts: contextLengths.filter((length) => length === 0).length,
+      truncatedContexts: contextLengths.filter((length) => length > MAX_CONTEXT_CHARS).length,
+      // fromEntries: a field named "__proto__" stays a field.
+      metadataFields: Object.fromEntries(listed),
+      ...(unlisted > 0 && { unlistedMetadataFields: unlisted }),
+    };
+  }
 }
 
 function distribution(values: Float64Array): Distribution {

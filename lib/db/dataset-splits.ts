@@ -1,11 +1,11 @@
+import type { DatasetFormat } from "../datasets/types";
 import { hashDatasetItems } from "../datasets/hash";
 import { planDatasetSplit, type SplitKey, type SplitRequest } from "../datasets/split-dataset";
 import type { DatasetItem } from "../datasets/types";
 import { SPLIT_NAMES, type SplitName } from "../optimize/splits";
 import type { Dataset, DatasetSplit } from "../../generated/prisma/client";
 import type { Db } from "./client";
-import { storeIncompleteDataset } from "./dataset-rows";
-import { deleteDataset, getDataset, getDatasetItems, removeAbandonedDatasetImports, type StoredDatasetItem } from "./datasets";
+import { deleteDataset, getDataset, getDatasetItems, removeAbandonedDatasetImports, storeIncompleteDataset, type StoredDatasetItem } from "./datasets";
 
 export interface DatasetSplitPart {
   datasetId: number;
@@ -70,12 +70,11 @@ export async function splitDataset(db: Db, sourceDatasetId: number, request: Spl
       const dataset = await storeIncompleteDataset(db, {
         name: `${source.name} · ${name}`,
         fileName: source.fileName,
-        format: source.format,
+        format: source.format as DatasetFormat,
         hash: await hashDatasetItems(partItems),
         // not a file's bytes: a part was never uploaded
         fileSha256: null,
-        items: partItems,
-      });
+      }, [partItems]);
       stored.push(dataset.id);
     }
     const [trainDatasetId, valDatasetId, testDatasetId] = stored as [number, number, number];

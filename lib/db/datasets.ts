@@ -1,10 +1,11 @@
-import type { DatasetStats } from "../datasets/stats";
+import { DatasetItemsHasher } from "../datasets/hash";
+import { DatasetStatsAccumulator, type DatasetStats } from "../datasets/stats";
 import { shareEventLoop } from "../datasets/time-slice";
 import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
-import { storeIncompleteDataset } from "./dataset-rows";
 import { NotFoundError } from "./errors";
+import { prepared, sqliteDateTime, sqliteTransaction } from "./sqlite-transaction";
 
 export interface DatasetRecord {
   id: number;
@@ -29,11 +30,30 @@ export interface StoredDatasetItem extends DatasetItem {
   datasetItemId: number;
 }
 
+/**
+ * Items stored per transaction. Each holds SQLite's write lock (and, the driver being synchronous, the thread) for
+ * some 20 ms, so a run going at the same time writes its results between them instead of after the whole import.
+ */
+const ITEMS_PER_TRANSACTION = 2_000;
+
 /** An unfinished import that has not written for this long died with its process. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
 /** Only finished imports exist for the rest of the application. */
 const COMPLETE = { complete: true } as const;
+
+// One prepared row insert run per item (see sqlite-transaction.ts): through Prisma, a 600,000-item file took a minute.
+const INSERT_ITEM = `INSERT INTO "DatasetItem" ("datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export interface DatasetImportInput {
+  name: string;
+  fileName: string;
+  format: DatasetFormat;
+  /** The items' hash when the caller has it; otherwise computed as the items go in (lib/datasets/hash.ts). */
+  hash?: string;
+  fileSha256?: string | null;
+}
 
 /**
  * Stores a validated dataset and its items: all of it or nothing. The items go in in short transactions (sharing
@@ -41,14 +61,71 @@ const COMPLETE = { complete: true } as const;
  * it complete. If any step fails the dataset is deleted again; if the process dies, removeAbandonedDatasetImports
  * deletes it later.
  */
-export async function importDataset(
+export function importDataset(db: Db, input: DatasetImportInput & { hash: string; items: readonly DatasetItem[] }): Promise<DatasetRecord> {
+  return importDatasetBatches(db, input, [input.items]);
+}
+
+/**
+ * importDataset for items that arrive in batches as a file is read (streamDatasetFile): each batch is stored as it
+ * comes and then dropped, so an import holds one batch, not the file. Statistics and the hash are gathered on the way;
+ * if the source throws (a problem found later in the file), what was stored is deleted and the error passed on.
+ */
+export async function importDatasetBatches(
   db: Db,
-  input: { name: string; fileName: string; format: DatasetFormat; hash: string; fileSha256?: string | null; items: readonly DatasetItem[] },
+  input: DatasetImportInput,
+  batches: Iterable<readonly DatasetItem[]> | AsyncIterable<readonly DatasetItem[]>,
 ): Promise<DatasetRecord> {
   await removeAbandonedDatasetImports(db);
-  const dataset = await storeIncompleteDataset(db, input);
+  const dataset = await storeIncompleteDataset(db, input, batches);
   try {
     return toRecord(await db.dataset.update({ where: { id: dataset.id }, data: { complete: true, importHeartbeatAt: null } }));
+  } catch (error) {
+    await deleteDataset(db, dataset.id).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A dataset whose items are still being stored (imports, split parts): its row is marked incomplete, which every
+ * lookup ignores, and its items go in in short transactions (sharing the event loop between them), each renewing the
+ * heartbeat that tells removeAbandonedDatasetImports the writer is alive. Statistics and the hash are gathered on the
+ * way. If a step fails the row is deleted again (its items with it); otherwise the caller marks it complete.
+ */
+export async function storeIncompleteDataset(
+  db: Db,
+  input: DatasetImportInput,
+  batches: Iterable<readonly DatasetItem[]> | AsyncIterable<readonly DatasetItem[]>,
+): Promise<Dataset> {
+  const dataset = await db.dataset.create({
+    data: {
+      name: input.name, fileName: input.fileName, format: input.format, hash: input.hash ?? "", fileSha256: input.fileSha256 ?? null,
+      itemCount: 0, statsJson: "{}", complete: false, importHeartbeatAt: new Date(),
+    },
+  });
+  const stats = new DatasetStatsAccumulator();
+  const hasher = input.hash === undefined ? new DatasetItemsHasher() : undefined;
+  let ordinal = 0;
+  try {
+    for await (const batch of batches) {
+      for (let start = 0; start < batch.length; start += ITEMS_PER_TRANSACTION) {
+        const chunk = batch.slice(start, start + ITEMS_PER_TRANSACTION);
+        await sqliteTransaction(db, (sqlite) => {
+          const insert = prepared(sqlite, INSERT_ITEM);
+          for (const item of chunk) {
+            insert.run(
+              dataset.id, ordinal++, item.id, item.question, item.context, JSON.stringify(item.answers),
+              item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
+            );
+            stats.add(item);
+            hasher?.add(item);
+          }
+          prepared(sqlite, `UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`).run(sqliteDateTime(new Date()), dataset.id);
+        });
+        await shareEventLoop();
+      }
+    }
+    const statsJson = JSON.stringify(stats.result());
+    return await db.dataset.update({ where: { id: dataset.id }, data: { itemCount: ordinal, statsJson, hash: input.hash ?? hasher!.digest() } });
   } catch (error) {
     await deleteDataset(db, dataset.id).catch(() => {});
     throw error;
@@ -71,6 +148,12 @@ export async function deleteDataset(db: Db, id: number): Promise<void> {
   await db.dataset.delete({ where: { id } });
 }
 
+/** An earlier import of the same file bytes read as the same format (so of the same items), if any. */
+export async function findDatasetByFile(db: Db, fileSha256: string, format: DatasetFormat): Promise<DatasetRecord | null> {
+  const row = await db.dataset.findFirst({ where: { fileSha256, format, ...COMPLETE }, orderBy: { id: "asc" } });
+  return row ? toRecord(row) : null;
+}
+
 /** An earlier import of exactly the same items, if any. */
 export async function findDatasetByHash(db: Db, hash: string): Promise<DatasetRecord | null> {
   const row = await db.dataset.findFirst({ where: { hash, ...COMPLETE }, orderBy: { id: "asc" } });
@@ -90,7 +173,7 @@ export async function listDatasets(db: Db): Promise<DatasetRecord[]> {
 /** All items of a dataset in file order. */
 export async function getDatasetItems(db: Db, datasetId: number): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" } });
-  return rows.map(toItem);
+  return rows.map(toStoredDatasetItem);
 }
 
 /** External id → row id of every item of a dataset, read a page at a time (a results import matches its rows by these). */
@@ -116,7 +199,7 @@ export async function listDatasetItemsPage(
   page: { offset: number; limit: number },
 ): Promise<StoredDatasetItem[]> {
   const rows = await db.datasetItem.findMany({ where: { datasetId }, orderBy: { ordinal: "asc" }, skip: page.offset, take: page.limit });
-  return rows.map(toItem);
+  return rows.map(toStoredDatasetItem);
 }
 
 /** A dataset's items in file order, a page at a time (keyset on the ordinal), for downloads of any size. */
@@ -124,14 +207,14 @@ export async function* iterateDatasetItemPages(db: Db, datasetId: number, pageSi
   let afterOrdinal = -1;
   for (;;) {
     const rows = await db.datasetItem.findMany({ where: { datasetId, ordinal: { gt: afterOrdinal } }, orderBy: { ordinal: "asc" }, take: pageSize });
-    if (rows.length > 0) yield rows.map(toItem);
+    if (rows.length > 0) yield rows.map(toStoredDatasetItem);
     const last = rows[rows.length - 1];
     if (!last || rows.length < pageSize) return;
     afterOrdinal = last.ordinal;
   }
 }
 
-function toItem(row: DatasetItemRow): StoredDatasetItem {
+export function toStoredDatasetItem(row: DatasetItemRow): StoredDatasetItem {
   return {
     datasetItemId: row.id,
     id: row.externalId,

@@ -11,6 +11,7 @@ import { hashDatasetItems, parseDatasetFile, sha256File } from "../datasets";
 import type { DatasetItem } from "../datasets/types";
 import type { Db } from "./client";
 import { importDataset } from "./datasets";
+import { markInsideTransaction } from "./sqlite-transaction";
 import { addSkillVersion } from "./skills";
 
 export const DEMO_DATASET_NAME = "SearchQA demo";
@@ -44,7 +45,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
         // Every transaction holds SQLite's write lock from its start (lib/db/write-lock-first.ts), so a
         // concurrent seeder in another process waits here until we commit, then sees a non-empty database.
         if (!(await isEmpty(tx))) return { seeded: false };
-        const inner = runInside(tx);
+        const inner = runInside(tx, db);
         await importDataset(inner, {
           name: DEMO_DATASET_NAME,
           fileName: DEMO_DATASET_FILE,
@@ -101,7 +102,7 @@ async function loadDemo(directory: string): Promise<DemoContent> {
  * The transaction client, seen as a Db whose `$transaction` runs its work in this same transaction, so
  * importDataset and addSkillVersion (which open their own) become parts of the seed's one transaction.
  */
-function runInside(tx: Prisma.TransactionClient): Db {
+function runInside(tx: Prisma.TransactionClient, root: Db): Db {
   const $transaction = async (work: unknown): Promise<unknown> => {
     if (typeof work === "function") return (work as (client: Prisma.TransactionClient) => Promise<unknown>)(tx);
     if (Array.isArray(work)) {
@@ -111,7 +112,10 @@ function runInside(tx: Prisma.TransactionClient): Db {
     }
     throw new TypeError("unsupported $transaction call inside the demo seed");
   };
-  return new Proxy(tx, {
+  const inner = new Proxy(tx, {
     get: (target, key) => (key === "$transaction" ? $transaction : Reflect.get(target, key)),
   }) as unknown as Db;
+  // The dataset's rows are written on the connection directly (sqliteTransaction): into this same transaction.
+  markInsideTransaction(inner, root);
+  return inner;
 }

@@ -9,29 +9,10 @@ import type { Db } from "./client";
  */
 export const MIN_FULLTEXT_CHARS = 3;
 
-/** Same bound as the result writer's inserts: well under SQLite's limit of bound variables. */
-const IDS_PER_STATEMENT = 500;
-
 export type SearchMode = "fulltext" | "scan";
 
 export function searchModeOf(term: string): SearchMode {
   return Array.from(term).length >= MIN_FULLTEXT_CHARS ? "fulltext" : "scan";
-}
-
-/**
- * Statements that add the given results (already inserted, in the same transaction) to the search index. The text is
- * copied inside SQLite rather than bound again; gold answers are indexed one per line, not as JSON.
- */
-export function indexResultsForSearch(db: Db, runId: number, itemIds: readonly string[]) {
-  const statements = [];
-  for (let start = 0; start < itemIds.length; start += IDS_PER_STATEMENT) {
-    const chunk = itemIds.slice(start, start + IDS_PER_STATEMENT);
-    statements.push(db.$executeRaw`
-      INSERT INTO "RunResultSearch" (rowid, question, gold, predicted, response)
-      SELECT id, question, (SELECT group_concat(value, char(10)) FROM json_each(goldAnswersJson)), predictedAnswer, response
-      FROM "RunResult" WHERE runId = ${runId} AND itemId IN (${Prisma.join(chunk)})`);
-  }
-  return statements;
 }
 
 /** Removes the run's results with these statuses from the search index; call before deleting the rows themselves. */

@@ -1,8 +1,7 @@
 import type { ItemExecRecord, ItemResult } from "../runs/types";
 import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
-import { indexResultsForSearch } from "./explorer-search";
-import { insertStatements, type SqlValue } from "./insert-rows";
+import { prepared, sqliteDateTime, sqliteTransaction, type SqlValue } from "./sqlite-transaction";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */
@@ -85,42 +84,30 @@ export class ResultWriter {
       totals.retries += r.retries;
       totals.rateLimited += r.rateLimited;
     }
-    const rows = batch.map((r) => toRow(this.runId, r));
-    // Raw multi-row INSERTs (see insert-rows.ts): at high concurrency Prisma's per-row cost was the bottleneck.
-    await this.db.$transaction([
-      ...insertStatements(this.db, "RunResult", RESULT_COLUMNS, rows),
-      // The item explorer's search index, filled from the rows just inserted (same transaction, so never out of step).
-      ...indexResultsForSearch(this.db, this.runId, batch.map((r) => r.itemId)),
-      ...insertStatements(
-        this.db,
-        "RunItemConversation",
-        CONVERSATION_COLUMNS,
-        batch.map((r) => ({ runId: this.runId, itemId: r.itemId, userPrompt: r.userPrompt, conversationJson: JSON.stringify(r.conversation) })),
-      ),
-      // Agent runs: the exec details of each item, in the same transaction as its row.
-      ...insertStatements(this.db, "RunItemExec", EXEC_COLUMNS, batch.flatMap((r) => (r.exec ? [toExecRow(this.runId, r.itemId, r.exec)] : []))),
-      this.db.run.update({
-        where: { id: this.runId },
-        data: {
-          nDone: { increment: batch.length },
-          emSum: { increment: totals.em },
-          f1Sum: { increment: totals.f1 },
-          subEmSum: { increment: totals.subEm },
-          nAgentOk: { increment: totals.agentOk },
-          nErrors: { increment: totals.errors },
-          nTimeouts: { increment: totals.timeouts },
-          promptTokens: { increment: totals.prompt },
-          completionTokens: { increment: totals.completion },
-          latencyMsSum: { increment: totals.latency },
-          retries: { increment: totals.retries },
-          rateLimited: { increment: totals.rateLimited },
-          inFlight: this.gauges.inFlight,
-          retryingNow: this.gauges.retryingNow,
-          rateLimitedNow: this.gauges.rateLimitedNow,
-          heartbeatAt: new Date(),
-        },
-      }),
-    ]);
+    const { runId, gauges } = this;
+    await sqliteTransaction(this.db, (sqlite) => {
+      const insertResult = prepared(sqlite, INSERT_RESULT);
+      const indexResult = prepared(sqlite, INDEX_RESULT);
+      const insertConversation = prepared(sqlite, INSERT_CONVERSATION);
+      for (const r of batch) {
+        const row = toRow(runId, r);
+        const { lastInsertRowid } = insertResult.run(RESULT_COLUMNS.map((column) => row[column]));
+        // The item explorer's search index (same transaction, so never out of step); gold answers one per line.
+        indexResult.run(lastInsertRowid, row.question, r.goldAnswers.length > 0 ? r.goldAnswers.join("\n") : null, row.predictedAnswer, row.response);
+        insertConversation.run(runId, r.itemId, r.userPrompt, JSON.stringify(r.conversation));
+        // Agent runs: the exec details of each item, in the same transaction as its row.
+        if (r.exec) {
+          const exec = toExecRow(runId, r.itemId, r.exec);
+          prepared(sqlite, INSERT_EXEC).run(EXEC_COLUMNS.map((column) => exec[column]));
+        }
+      }
+      prepared(sqlite, UPDATE_RUN).run({
+        id: runId, nDone: batch.length, em: totals.em, f1: totals.f1, subEm: totals.subEm, agentOk: totals.agentOk, errors: totals.errors,
+        timeouts: totals.timeouts, prompt: totals.prompt, completion: totals.completion, latency: totals.latency, retries: totals.retries,
+        rateLimited: totals.rateLimited, inFlight: gauges.inFlight, retryingNow: gauges.retryingNow, rateLimitedNow: gauges.rateLimitedNow,
+        heartbeatAt: sqliteDateTime(new Date()),
+      });
+    });
   }
 }
 
@@ -134,6 +121,22 @@ const EXEC_COLUMNS = [
   "runId", "itemId", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
   "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
 ] as const;
+const insertSql = (table: string, columns: readonly string[]) =>
+  `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+// One row per statement, prepared once per connection: SQLite runs a prepared insert in microseconds, and a batch of
+// results shares one transaction (one fsync) whatever its size.
+const INSERT_RESULT = insertSql("RunResult", RESULT_COLUMNS);
+const INSERT_CONVERSATION = insertSql("RunItemConversation", CONVERSATION_COLUMNS);
+const INSERT_EXEC = insertSql("RunItemExec", EXEC_COLUMNS);
+// The search table is contentless FTS5 (see explorer-search.ts): rowid = RunResult.id.
+const INDEX_RESULT = `INSERT INTO "RunResultSearch" (rowid, question, gold, predicted, response) VALUES (?, ?, ?, ?, ?)`;
+const UPDATE_RUN = `UPDATE "Run" SET
+  "nDone" = "nDone" + @nDone, "emSum" = "emSum" + @em, "f1Sum" = "f1Sum" + @f1, "subEmSum" = "subEmSum" + @subEm,
+  "nAgentOk" = "nAgentOk" + @agentOk, "nErrors" = "nErrors" + @errors, "nTimeouts" = "nTimeouts" + @timeouts,
+  "promptTokens" = "promptTokens" + @prompt, "completionTokens" = "completionTokens" + @completion,
+  "latencyMsSum" = "latencyMsSum" + @latency, "retries" = "retries" + @retries, "rateLimited" = "rateLimited" + @rateLimited,
+  "inFlight" = @inFlight, "retryingNow" = @retryingNow, "rateLimitedNow" = @rateLimitedNow, "heartbeatAt" = @heartbeatAt
+  WHERE "id" = @id`;
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
 export interface RunningSums {
   em: number;

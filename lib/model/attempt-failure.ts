@@ -1,8 +1,9 @@
 /** Turns whatever one attempt threw into a decision: retry it, or stop with a message for the user. */
 
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import type { APIConnectionError, APIError } from "openai";
 import { redactSecrets } from "../text/redact-secrets";
 import { serverRequestedDelayMs } from "./backoff";
+import { loadedOpenAISdk } from "./openai-sdk";
 
 /** 200 response whose body is not a chat completion (not JSON, or no choices[0].message). */
 export class MalformedResponseError extends Error {
@@ -58,14 +59,15 @@ function classify(error: unknown, context: FailureContext): AttemptFailure {
     return { retryable: true, message: `malformed response from the model server: ${error.message}`, cause: error };
   }
   if (error instanceof AttemptTimeoutError) return { retryable: true, message: error.message, cause: error };
+  const sdk = loadedOpenAISdk();
   // Order matters: the timeout error is a subclass of the connection error, which is an APIError.
-  if (error instanceof APIConnectionTimeoutError) {
+  if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
     return { retryable: true, message: "the request to the model server timed out", cause: error };
   }
-  if (error instanceof APIConnectionError) {
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return { retryable: true, message: `could not reach the model server: ${connectionDetail(error)}`, cause: error };
   }
-  if (error instanceof APIError && typeof error.status === "number") {
+  if (sdk && error instanceof sdk.APIError && typeof error.status === "number") {
     return classifyStatusError(error as APIError<number>, context);
   }
   // Unknown failures are treated as transient: a retry is cheap, stopping a whole run is not.
@@ -125,7 +127,7 @@ function serverMessageOf(error: APIError<number>): string {
 
 function connectionDetail(error: APIConnectionError): string {
   const cause = error.cause as { message?: string; cause?: { code?: string; message?: string } } | undefined;
-  // undici nests the useful part two levels down: TypeError("fetch failed") -> Error("connect ECONNREFUSED …").
+  // fetch nests the useful part two levels down: TypeError("fetch failed") -> Error("connect ECONNREFUSED …").
   const inner = cause?.cause?.message || cause?.cause?.code || cause?.message;
   return inner && inner !== "fetch failed" ? inner : error.message;
 }

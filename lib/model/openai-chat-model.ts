@@ -1,10 +1,12 @@
 /** Chat models served over the OpenAI Chat Completions API: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp. */
 
-import OpenAI, { AzureOpenAI } from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import type { RequestGate } from "./limits/request-gate";
+import { keepAliveFetch } from "./keep-alive-fetch";
+import { loadOpenAISdk, type OpenAISdkModule } from "./openai-sdk";
 import { callWithRetries } from "./retrying-call";
 import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
@@ -45,7 +47,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   const apiKey = options.apiKey || (options.baseURL ? LOCAL_SERVER_PLACEHOLDER_KEY : undefined);
   if (!apiKey) throw new Error("No API key given for the OpenAI API: set OPENAI_API_KEY, or a base URL for a local server");
   // Every option is passed explicitly so that no OPENAI_* variable changes behaviour behind our back.
-  const client = new OpenAI({
+  const client = (sdk: OpenAISdkModule) => new sdk.OpenAI({
     apiKey,
     baseURL,
     adminAPIKey: null,
@@ -55,6 +57,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     maxRetries: 0,
     timeout: sdkBackstopTimeout(options.callTimeoutMs),
     logLevel: "off",
+    fetch: keepAliveFetch,
   });
   return new OpenAICompatibleChatModel(client, "openai", options.model, options, apiKey, {
     providerLabel: "OpenAI-compatible",
@@ -69,7 +72,7 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
   const endpoint = validatedURL(options.endpoint, "Azure endpoint").replace(/\/+$/, "");
   // We pass the /openai base URL ourselves rather than `endpoint`: the SDK would otherwise also read
   // OPENAI_BASE_URL from the environment and refuse the combination.
-  const client = new AzureOpenAI({
+  const client = (sdk: OpenAISdkModule) => new sdk.AzureOpenAI({
     apiKey: options.apiKey,
     baseURL: `${endpoint}/openai`,
     deployment: options.deployment,
@@ -81,6 +84,7 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
     maxRetries: 0,
     timeout: sdkBackstopTimeout(options.callTimeoutMs),
     logLevel: "off",
+    fetch: keepAliveFetch,
   });
   return new OpenAICompatibleChatModel(client, "azure", options.deployment, options, options.apiKey, {
     providerLabel: "Azure OpenAI",
@@ -92,9 +96,11 @@ export function createAzureChatModel(options: AzureChatModelOptions): ChatModel 
 class OpenAICompatibleChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
+  private readonly client: Promise<OpenAI>;
 
   constructor(
-    private readonly client: OpenAI,
+    /** Builds the SDK client once the SDK is loaded. */
+    makeClient: (sdk: OpenAISdkModule) => OpenAI,
     readonly backend: BackendKind,
     readonly model: string,
     private readonly options: CommonModelOptions,
@@ -102,6 +108,9 @@ class OpenAICompatibleChatModel implements ChatModel {
     private readonly failureContext: FailureContext,
   ) {
     this.maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? DEFAULT_MAX_RETRIES));
+    // Loading starts now, so it overlaps whatever comes before the first call; a failure is reported by that call.
+    this.client = loadOpenAISdk().then(makeClient);
+    this.client.catch(() => undefined);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
 
@@ -112,9 +121,10 @@ class OpenAICompatibleChatModel implements ChatModel {
       max_completion_tokens: request.maxCompletionTokens,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
+    const client = await this.client;
     const { value: completion, stats } = await callWithRetries(
       async (attemptSignal) => {
-        const result: unknown = await this.client.chat.completions.create(body, { signal: attemptSignal, maxRetries: 0 });
+        const result: unknown = await client.chat.completions.create(body, { signal: attemptSignal, maxRetries: 0 });
         return asChatCompletion(result);
       },
       {

@@ -1,11 +1,11 @@
 import { buildAgentSkillMd } from "../agent/skill-md";
-import { createRun, getDataset, getDatasetItems, getSkillVersion, type Db, type RunRecord } from "../db";
+import { createRun, getDataset, getSkillVersion, type Db, type RunRecord } from "../db";
 import type { EnvSource } from "../model/environment";
 import { buildSystemPrompt } from "../prompts";
 import { agentRunModelLabel, checkAgentRunnable, resolveRunAgent } from "./agent-backend";
 import { chatModelForRun } from "./run-chat-model";
 import { RunConfigSchema, type RunConfig } from "../runs/run-config";
-import { selectItems } from "./select-items";
+import { planRunSelection, selectionSize } from "./select-items";
 
 export interface CreateRunInput {
   datasetId: number;
@@ -25,9 +25,10 @@ export interface CreateRunInput {
 export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRecord> {
   const config = RunConfigSchema.parse(input.config);
   const [skill, dataset] = await Promise.all([getSkillVersion(db, input.skillVersionId), getDataset(db, input.datasetId)]);
-  const items = selectItems(await getDatasetItems(db, dataset.id), config.settings);
-  if (items.length === 0) throw new Error(`dataset ${dataset.id} has no items to run`);
-  const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal: items.length, leaseFor: input.leaseFor };
+  // Counted from the dataset's size (and the listed ids' places), not by reading its items.
+  const itemsTotal = selectionSize(await planRunSelection(db, dataset, config.settings));
+  if (itemsTotal === 0) throw new Error(`dataset ${dataset.id} has no items to run`);
+  const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal, leaseFor: input.leaseFor };
   if (config.model.backend === "agent") {
     // Only agents in the server's config file can run; the stored "system prompt" is the SKILL.md, as in the seed.
     const agent = resolveRunAgent(config.model, input.env);

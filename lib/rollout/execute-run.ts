@@ -1,7 +1,6 @@
 import {
-  claimRun, dataDirectory, finishRun, getCompletedItemIds, getDatasetItems, getLastSeq, getRunAnswerCounts, heartbeatRun, mostCommonFailReason,
-  newWorkerId,
-  releaseRun, ResultWriter, type Db, type RunRecord,
+  claimRun, countRunResults, dataDirectory, finishRun, getDataset, getLastSeq, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
+  mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
 import { chatModelForRun } from "./run-chat-model";
@@ -9,7 +8,7 @@ import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
 import type { RunStatus } from "../runs/types";
 import { runBatch } from "./run-batch";
-import { selectItems } from "./select-items";
+import { planRunSelection, selectionSize } from "./select-items";
 import { systemicFailureMessage } from "./systemic-failure";
 
 export interface ExecuteRunOptions {
@@ -47,18 +46,19 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
   let writer: ResultWriter | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    const items = selectItems(await getDatasetItems(db, run.datasetId), settings);
-    const done = await getCompletedItemIds(db, runId);
-    const pending = items.filter((item) => !done.has(item.id));
-    const total = done.size + pending.length;
-    if (done.size > 0 && pending.length > 0) options.onEvent?.({ kind: "resuming", done: done.size, total });
+    // The items are paged from the database as the workers take them: memory holds those in flight, not the run.
+    const selection = await planRunSelection(db, await getDataset(db, run.datasetId), settings);
+    const total = selectionSize(selection);
+    const done = await countRunResults(db, runId);
+    if (done > 0 && done < total) options.onEvent?.({ kind: "resuming", done, total });
+    const pending = iteratePendingItems(db, { datasetId: run.datasetId, runId, selection });
 
-    const selection = run.config.model;
+    const backend = run.config.model.backend;
     const agent =
-      selection.backend === "agent"
+      backend === "agent"
         ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
         : undefined;
-    const model = options.model ?? (selection.backend === "agent" ? undefined : chatModelForRun(run.config));
+    const model = options.model ?? (backend === "agent" ? undefined : chatModelForRun(run.config));
     writer = new ResultWriter(
       db,
       runId,
@@ -74,7 +74,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       }, () => undefined);
     }, options.heartbeatMs ?? 2000);
 
-    let completed = done.size;
+    let completed = done;
     let correct = run.emSum;
     const outcome = await runBatch({
       items: pending,

@@ -15,7 +15,8 @@ export interface LiveGauges {
 }
 
 export interface RunBatchOptions {
-  items: readonly RolloutItem[];
+  /** Taken one at a time as workers free up: an async source (items paged from the database) is read only as needed. */
+  items: Iterable<RolloutItem> | AsyncIterable<RolloutItem>;
   /** The chat model; agent runs give `agent` instead. */
   model?: ChatModel;
   agent?: AgentItemBackend;
@@ -43,7 +44,7 @@ class TaskTimeout extends Error {
  * each item gets the task timeout, after which the seed's timeout row is recorded and the worker moves on.
  */
 export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> {
-  const { items, settings } = options;
+  const { settings } = options;
   const taskTimeoutS = effectiveTaskTimeoutS(settings);
   const stop = new AbortController();
   // Every item in flight listens on the batch's stop signal.
@@ -55,7 +56,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
   const gauges: LiveGauges = { inFlight: 0, retrying: 0, rateLimited: 0 };
   const emit = () => options.onLiveChange?.({ ...gauges });
   let fatal: FatalModelError | undefined;
-  let next = 0;
+  let readFailure: { error: unknown } | undefined;
+  const source = Symbol.asyncIterator in options.items ? options.items[Symbol.asyncIterator]() : options.items[Symbol.iterator]();
 
   async function runOne(item: RolloutItem): Promise<ItemResult | null> {
     const controller = new AbortController();
@@ -115,17 +117,33 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
 
   async function worker(): Promise<void> {
     while (!stop.signal.aborted) {
-      const item = items[next++];
-      if (!item) return;
+      let next: IteratorResult<RolloutItem>;
+      try {
+        next = await source.next();
+      } catch (error) {
+        // The items could not be read (the database failed): stop the others, and fail once they have stopped.
+        readFailure ??= { error };
+        stop.abort(error);
+        return;
+      }
+      if (next.done) return;
+      const item = next.value;
+      // The stop may have come while the item was being read: it is left for a resume, like the ones not yet read.
+      if (stop.signal.aborted) return;
       const result = await runOne(item);
       // A result that finished as the run was stopped is still a finished result: keep it.
       if (result) options.onResult(result);
     }
   }
 
-  const workers = Math.min(settings.concurrency, items.length);
-  await Promise.all(Array.from({ length: workers }, worker));
-  options.signal?.removeEventListener("abort", onOuterAbort);
+  try {
+    await Promise.all(Array.from({ length: settings.concurrency }, worker));
+  } finally {
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    // Ends a paged source early (a stop) so it holds nothing open.
+    if (!readFailure) await source.return?.();
+  }
+  if (readFailure) throw readFailure.error;
   if (fatal) return { kind: "fatal", error: fatal };
   if (stop.signal.aborted) return { kind: "aborted", reason: stop.signal.reason };
   return { kind: "finished" };

@@ -24,6 +24,12 @@ describe("CLI launcher", () => {
     expect(statSync(BUNDLE).isFile()).toBe(true);
   });
 
+  it("runs as `npx skillboard` too (package.json bin), the same CLI", () => {
+    const listed = spawnSync("npx", ["--no-install", "skillboard", "skill", "list"], { env: { ...process.env, DATABASE_URL: t.url }, encoding: "utf8" });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
+  });
+
   it("rebuilds a bundle older than its sources before running it", () => {
     expect(launch(["skill", "list"]).status).toBe(0);
     const past = new Date("2000-01-01T00:00:00Z");

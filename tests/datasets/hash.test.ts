@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { hashDatasetItems, parseDatasetText, type DatasetItem } from "@/lib/datasets";
+import { canonicalJson } from "@/lib/datasets/hash";
 
 const items: DatasetItem[] = [
   { id: "1", question: "Q1", context: "", answers: ["a"], metadata: { category: "x", round: 1 } },
@@ -14,6 +16,17 @@ describe("hashDatasetItems", () => {
     ];
     expect(await hashDatasetItems(items)).toMatch(/^[0-9a-f]{64}$/);
     expect(await hashDatasetItems(reordered)).toBe(await hashDatasetItems(items));
+  });
+
+  it("is the sha256 of the canonical JSON list of the items, whatever their shape", async () => {
+    const shapes: DatasetItem[] = [
+      ...items,
+      { id: "3", question: 'Q "3"\n', context: "\u2028", answers: [] },
+      { id: "4", question: "Q4", context: "c", answers: ["x"], metadata: { nested: { b: [1, null, "z"], a: true } }, diagnosticTraceContext: "" },
+      { id: "5", question: "Q5", context: "c", answers: ["y"], extra: "an unusual key" } as DatasetItem,
+    ];
+    const expected = createHash("sha256").update(canonicalJson(shapes)).digest("hex");
+    expect(await hashDatasetItems(shapes)).toBe(expected);
   });
 
   it("changes with content and with item order", async () => {

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { newWorkerId, type Db, type RunRecord } from "../../db";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
-import { CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
+import { batchedLog, CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
 import { runMeans } from "../../runs/metrics";
 import { asInputError, refuseCredentialURLs, TARGET_MODEL_OPTIONS, targetConfigFromOptions, type TargetModelOptionValues } from "./target-options";
 
@@ -31,9 +31,18 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   notices.forEach(logLine);
 
   const started = performance.now();
-  const run = await untilInterrupted(`run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`, (signal) =>
-    executeRun(db(), runId, { workerId, signal, onEvent: (event) => logLine(formatRolloutEvent(event)) }),
-  );
+  // Progress lines are written in batches; whatever is pending goes out before any other line.
+  const progress = batchedLog();
+  let run: RunRecord;
+  try {
+    run = await untilInterrupted(
+      `run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`,
+      (signal) => executeRun(db(), runId, { workerId, signal, onEvent: (event) => progress.line(formatRolloutEvent(event)) }),
+      () => progress.flush(),
+    );
+  } finally {
+    progress.flush();
+  }
   if (run.error) logLine(`run ${runId} ${run.status}: ${run.error}`);
   await writeOut(`${JSON.stringify(runSummary(run, (performance.now() - started) / 1000))}\n`);
   return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];
