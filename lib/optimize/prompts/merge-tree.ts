@@ -10,12 +10,8 @@ import { isPyDict, PyFloat, type PyJson, pyGet, pyTruthy } from "../../export/py
 
 type PyDict = { readonly [key: string]: PyJson };
 
-/** `get_payload_items(container, "patch")`: the `edits` list, or [] when there is none. */
-export function payloadEdits(container: PyJson | undefined): readonly PyJson[] {
-  if (!isPyDict(container)) return [];
-  const edits = pyGet(container, "edits", []);
-  return Array.isArray(edits) ? (edits as readonly PyJson[]) : [];
-}
+export { payloadEdits } from "../ranking";
+import { payloadEdits } from "../ranking";
 
 /** Upstream's int() of the analyst's `batch_size` failed (it crashes there; Skillboard records it). */
 export class BatchSizeError extends Error {}
