@@ -24,7 +24,6 @@ import { isPyDict, pyGet, pyTruthy, pyTypeName, UpstreamCrashError } from "./py-
 type PyDict = { readonly [key: string]: PyJson };
 
 /** `get_payload_items(patch, "patch")`: the edits list, or [] when the patch or its `edits` is not one. */
-/** `get_payload_items(container, "patch")`: the `edits` list, or [] when there is none. */
 export function payloadEdits(patch: PyJson | undefined): readonly PyJson[] {
   if (!isPyDict(patch)) return [];
   const edits = pyGet(patch, "edits", []);
