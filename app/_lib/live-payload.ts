@@ -1,4 +1,4 @@
-import { getFailureReasons, getRunCurve, getRunWithNames, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
+import { countCachedResults, getFailureReasons, getRunCurve, getRunWithNames, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
 import { computeLiveStats, type LiveStats } from "@/lib/runs/live-stats";
 import { toRunSummary, type RunSummary } from "./run-summary";
 
@@ -8,6 +8,8 @@ export interface RunLivePayload {
   stats: LiveStats;
   curve: CurvePoint[];
   failureReasons: FailureReasonCount[];
+  /** Items answered from the response cache (null when the run does not use it). */
+  cachedItems: number | null;
 }
 
 // Enough points for a smooth line at the chart's width, whatever the run's size: the server downsamples.
@@ -17,6 +19,10 @@ const FAILURE_REASONS_SHOWN = 6;
 /** The live view of a run; a NotFoundError for an unknown run (the route answers 404, the page not-found). */
 export async function loadRunLive(db: Db, runId: number, now: Date = new Date()): Promise<RunLivePayload> {
   const view = await getRunWithNames(db, runId);
-  const [curve, failureReasons] = await Promise.all([getRunCurve(db, view.id, CURVE_MAX_POINTS), getFailureReasons(db, view, FAILURE_REASONS_SHOWN)]);
-  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons };
+  const [curve, failureReasons, cachedItems] = await Promise.all([
+    getRunCurve(db, view.id, CURVE_MAX_POINTS),
+    getFailureReasons(db, view, FAILURE_REASONS_SHOWN),
+    view.config.settings.cache ? countCachedResults(db, view.id) : Promise.resolve(null),
+  ]);
+  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons, cachedItems };
 }

@@ -2,6 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { getDb, NotFoundError, RunBusyError } from "../db";
 import { datasetCommand, skillCommand } from "./commands/catalog";
+import { cacheCommand } from "./commands/cache";
 import { exportCommand } from "./commands/export";
 import { importCommand } from "./commands/import";
 import { promptCommand } from "./commands/prompt";
@@ -34,7 +35,7 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
       [--agent NAME [--keep-workspaces]]
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
-      [--diagnostic-instruction TEXT] [--adaptive-concurrency [--concurrency-floor N]] [--rpm N] [--tpm N]
+      [--diagnostic-instruction TEXT] [--adaptive-concurrency [--concurrency-floor N]] [--rpm N] [--tpm N] [--cache]
       [--name NAME] [--resume RUN_ID]
   optimize start --train FILE|ID --val FILE|ID [--test FILE|ID] --skill FILE|ID [run's model options]
       [--optimizer-backend openai|azure] [--optimizer-model M] [--optimizer-base-url URL] [--optimizer-concurrency N]
@@ -46,6 +47,7 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
   optimize estimate …                     (start's options) the expected calls and tokens, nothing stored
   optimize list | status ID | cancel ID | approve ID [--skill FILE] | reject ID
   optimize export ID --format skillopt --out DIR | optimize import DIR
+  cache info | cache clear               the response cache's size; empty it
   export RUN_ID --format csv|jsonl|seed
   import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
                                           a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id`;
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     case "skill": return skillCommand(db, args);
     case "run": return runCommand(db, args);
     case "optimize": return optimizeCommand(db, args);
+    case "cache": return cacheCommand(db, args);
     case "export": return exportCommand(db, args);
     case "import": return importCommand(db, args);
     case undefined: case "help": case "--help": case "-h":

@@ -20,3 +20,4 @@ export * from "./compare";
 export * from "./optimizations";
 export * from "./optimization-stages";
 export * from "./pending-items";
+export * from "./response-cache";

@@ -114,7 +114,7 @@ export class ResultWriter {
 const RESULT_COLUMNS = [
   "runId", "itemId", "datasetItemId", "seq", "status", "phase", "question", "goldAnswersJson", "em", "f1", "subEm",
   "hard", "soft", "cumEm", "cumF1", "cumSubEm", "predictedAnswer", "response", "failReason", "agentOk", "nTurns", "latencyMs", "promptTokens",
-  "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt",
+  "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt", "cachedFromRunId",
 ] as const;
 const CONVERSATION_COLUMNS = ["runId", "itemId", "userPrompt", "conversationJson"] as const;
 const EXEC_COLUMNS = [
@@ -178,6 +178,7 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
     rateLimited: r.rateLimited,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt.toISOString(),
+    cachedFromRunId: r.cachedFromRunId ?? null,
   };
 }
 

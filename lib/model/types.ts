@@ -29,6 +29,8 @@ export interface ChatResponse extends CallStats {
   text: string;
   promptTokens: number;
   completionTokens: number;
+  /** Set when the reply came from the response cache: the run that first produced it (no model was called). */
+  cachedFromRunId?: number;
 }
 
 /** Observes a call while it is under way (the dashboard shows calls retrying right now). */

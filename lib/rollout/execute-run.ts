@@ -3,6 +3,7 @@ import {
   mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
+import { cachedChatModel } from "./cached-chat-model";
 import { chatModelForRun } from "./run-chat-model";
 import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
@@ -58,7 +59,8 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       backend === "agent"
         ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
         : undefined;
-    const model = options.model ?? (backend === "agent" ? undefined : chatModelForRun(run.config));
+    const baseModel = options.model ?? (backend === "agent" ? undefined : chatModelForRun(run.config));
+    const model = baseModel && settings.cache ? cachedChatModel(db, baseModel, { runId, baseURL: run.config.model.baseURL }) : baseModel;
     writer = new ResultWriter(
       db,
       runId,

@@ -43,6 +43,7 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
   const conversation: ConversationEntry[] = [];
   const usage = { promptTokens: 0, completionTokens: 0 };
   const stats: CallStats = { attempts: 0, retries: 0, rateLimited: 0 };
+  let cachedFromRunId: number | null = null;
   const messages: ChatMessage[] = [
     { role: "system", content: systemPrompt },
     { role: "user", content: userPrompt },
@@ -69,6 +70,7 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
         context.observer,
       );
       addStats(stats, reply);
+      cachedFromRunId ??= reply.cachedFromRunId ?? null;
       usage.promptTokens += reply.promptTokens;
       usage.completionTokens += reply.completionTokens;
       response = reply.text;
@@ -117,6 +119,7 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
     ...usage,
     ...stats,
     finishedAt,
+    cachedFromRunId,
   };
 }
 

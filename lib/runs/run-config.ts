@@ -33,6 +33,11 @@ export const RunSettingsSchema = z.object({
    */
   adaptiveConcurrency: z.boolean().default(false),
   concurrencyFloor: z.number().int().min(1).max(512).default(1),
+  /**
+   * Reuse a stored reply to the very same request (lib/model/response-cache-key.ts) instead of calling the model; new
+   * replies are stored. Off by default: a re-run usually wants fresh samples.
+   */
+  cache: z.boolean().default(false),
   /** Caps applied before each request is sent (providers publish RPM and TPM limits). */
   requestsPerMinute: z.number().positive().max(1_000_000).optional(),
   tokensPerMinute: z.number().positive().max(1_000_000_000).optional(),

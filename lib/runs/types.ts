@@ -44,6 +44,8 @@ export interface ItemResult {
   conversation: ConversationEntry[];
   /** Agent (exec) runs only: how the agent process went, stored beside the row. */
   exec?: ItemExecRecord;
+  /** The model's reply came from the response cache, first produced by this run (it cost no tokens). */
+  cachedFromRunId?: number | null;
 }
 
 /** The last agent invocation of an item run through an agent command (backend "agent"). */

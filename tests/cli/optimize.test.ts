@@ -264,3 +264,26 @@ describe("optimize estimate", () => {
     expect((await runCli(["optimize", "list"], { databaseUrl: database.url })).stdout).toBe("");
   }, 60_000);
 });
+
+describe("stored edits", () => {
+  it("record each ranked edit with its own apply status (the apply report numbers edits from 1)", async () => {
+    const db = openDatabase(reference.url);
+    try {
+      const steps = (await listOptimizationSteps(db, reference.id)).filter((stage) => stage.kind === "step" && stage.candidateVersionId !== null);
+      let checked = 0;
+      for (const step of steps) {
+        const edits = await db.optimizationEdit.findMany({ where: { stepId: step.id }, orderBy: { ordinal: "asc" } });
+        const candidate = (await getSkillVersion(db, step.candidateVersionId!)).content;
+        for (const edit of edits) {
+          expect(edit.applyStatus).not.toBe("not_applied");
+          // An applied append or insert leaves its text in the candidate.
+          if (edit.applyStatus.startsWith("applied") && edit.op !== "delete") expect(candidate).toContain(edit.content.trim());
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+});

@@ -26,7 +26,7 @@ export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
   );
 }
 
-export function TokenUsage({ run, stats, measured }: { run: RunSummary; stats: LiveStats; measured: boolean }) {
+export function TokenUsage({ run, stats, measured, cachedItems }: { run: RunSummary; stats: LiveStats; measured: boolean; cachedItems: number | null }) {
   // The seed's results.jsonl carries no usage: zeros there would read as "free", not as "unknown".
   if (run.source === "imported" && run.promptTokens + run.completionTokens === 0) {
     return (
@@ -43,6 +43,8 @@ export function TokenUsage({ run, stats, measured }: { run: RunSummary; stats: L
     ["Tokens per second", formatRate(stats.tokensPerSecond, { measured })],
     ["Retried calls", formatCount(run.retries)],
     ["Rate-limited responses (429)", formatCount(run.rateLimited)],
+    // Cached replies cost no tokens: they are not in the totals above.
+    ...(cachedItems === null ? [] : [["Answered from the response cache", `${formatCount(cachedItems)} cached`] as [string, string]]),
   ];
   return (
     <section className={`card ${styles.fixedCard}`}>

@@ -19,6 +19,7 @@ export interface StartRunDefaults {
   maxRetries: string;
   temperature: string;
   adaptiveConcurrency: boolean;
+  cache: boolean;
   requestsPerMinute: string;
   tokensPerMinute: string;
   diagnosticMode: boolean;
@@ -71,6 +72,7 @@ export function startRunDefaults(input: {
     maxRetries: text(settings.maxRetries),
     temperature: text(settings.temperature),
     adaptiveConcurrency: settings.adaptiveConcurrency,
+    cache: settings.cache,
     requestsPerMinute: text(settings.requestsPerMinute),
     tokensPerMinute: text(settings.tokensPerMinute),
     diagnosticMode: settings.diagnosticMode,

@@ -10,7 +10,7 @@ import { describeBackends } from "./backends";
 /** The New run form's field names (the `name` of each input). */
 export const START_RUN_FIELDS = [
   "datasetId", "skillVersionId", "backend", "model", "agent", "keepWorkspaces", "concurrency", "maxTurns", "execTimeoutS", "taskTimeoutS",
-  "maxCompletionTokens", "maxRetries", "temperature", "adaptiveConcurrency", "requestsPerMinute", "tokensPerMinute", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
+  "maxCompletionTokens", "maxRetries", "temperature", "adaptiveConcurrency", "cache", "requestsPerMinute", "tokensPerMinute", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
   "sampleSize", "sampleSeed", "name",
 ] as const;
 export type StartRunField = (typeof START_RUN_FIELDS)[number];
@@ -29,7 +29,7 @@ function notStarted(fields: Partial<Record<StartRunField, string>>): StartRunFai
 const LABELS: Record<StartRunField, string> = {
   datasetId: "Dataset", skillVersionId: "Skill version", backend: "Backend", model: "Model", agent: "Agent", keepWorkspaces: "Keep workspaces", concurrency: "Concurrency",
   maxTurns: "Max turns", execTimeoutS: "Model-call timeout", taskTimeoutS: "Task timeout", maxCompletionTokens: "Max completion tokens",
-  maxRetries: "Max retries", temperature: "Temperature", adaptiveConcurrency: "Adaptive concurrency",
+  maxRetries: "Max retries", temperature: "Temperature", adaptiveConcurrency: "Adaptive concurrency", cache: "Response cache",
   requestsPerMinute: "Requests per minute", tokensPerMinute: "Tokens per minute", diagnosticMode: "Diagnostic mode", diagnosticInstruction: "Diagnostic instruction",
   selection: "Items", limit: "Limit", sampleSize: "Sample size", sampleSeed: "Seed", name: "Name",
 };
@@ -63,6 +63,7 @@ export const StartRunFormSchema = z
     maxRetries: numberField("maxRetries"),
     temperature: numberField("temperature", true),
     adaptiveConcurrency: z.literal("on", { error: "Adaptive concurrency is a checkbox" }).optional(),
+    cache: z.literal("on", { error: "Response cache is a checkbox" }).optional(),
     requestsPerMinute: numberField("requestsPerMinute", true),
     tokensPerMinute: numberField("tokensPerMinute", true),
     diagnosticMode: z.literal("on", { error: "Diagnostic mode is a checkbox" }).optional(),
@@ -132,6 +133,7 @@ function toSettings(form: StartRunForm): Record<keyof RunSettings, unknown> {
     maxRetries: form.maxRetries,
     temperature: form.temperature,
     adaptiveConcurrency: form.adaptiveConcurrency === "on",
+    cache: form.cache === "on",
     concurrencyFloor: undefined,
     requestsPerMinute: form.requestsPerMinute,
     tokensPerMinute: form.tokensPerMinute,

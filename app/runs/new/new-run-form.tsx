@@ -92,6 +92,13 @@ export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormP
         </div>
         <div className="field">
           <label className={styles.inline}>
+            <input type="checkbox" name="cache" defaultChecked={defaults.cache} />
+            Use the response cache
+          </label>
+          <p className="hint">A request sent before (same model, settings and messages) is answered from the stored reply, at no cost; off: fresh samples.</p>
+        </div>
+        <div className="field">
+          <label className={styles.inline}>
             <input type="checkbox" name="diagnosticMode" checked={diagnosticMode} onChange={(event) => setDiagnosticMode(event.target.checked)} />
             Diagnostic mode
           </label>

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { newWorkerId, type Db, type RunRecord } from "../../db";
+import { countCachedResults, newWorkerId, type Db, type RunRecord } from "../../db";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
 import { batchedLog, CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
@@ -44,7 +44,14 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
     progress.flush();
   }
   if (run.error) logLine(`run ${runId} ${run.status}: ${run.error}`);
-  await writeOut(`${JSON.stringify(runSummary(run, (performance.now() - started) / 1000))}\n`);
+  const summary = runSummary(run, (performance.now() - started) / 1000);
+  // With the response cache on, how many items reused a stored reply (they cost no tokens).
+  if (run.config.settings.cache) {
+    const cached = await countCachedResults(db(), runId);
+    logLine(`run ${runId}: ${cached} of ${run.nDone} items answered from the response cache`);
+    Object.assign(summary, { cached });
+  }
+  await writeOut(`${JSON.stringify(summary)}\n`);
   return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];
 }
 

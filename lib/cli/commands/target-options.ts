@@ -25,12 +25,13 @@ export const TARGET_MODEL_OPTIONS = {
   temperature: { type: "string" },
   "diagnostic-instruction": { type: "string" },
   "adaptive-concurrency": { type: "boolean" },
+  cache: { type: "boolean" },
   "concurrency-floor": { type: "string" },
   rpm: { type: "string" },
   tpm: { type: "string" },
 } as const;
 
-type BooleanOption = "keep-workspaces" | "adaptive-concurrency";
+type BooleanOption = "keep-workspaces" | "adaptive-concurrency" | "cache";
 type StringOption = Exclude<keyof typeof TARGET_MODEL_OPTIONS, BooleanOption>;
 export type TargetModelOptionValues = Partial<Record<StringOption, string>> & Partial<Record<BooleanOption, boolean>>;
 
@@ -74,6 +75,7 @@ export function targetConfigFromOptions(
     diagnosticMode: values["diagnostic-instruction"] !== undefined,
     diagnosticInstruction: values["diagnostic-instruction"],
     adaptiveConcurrency: values["adaptive-concurrency"],
+    cache: values.cache,
     concurrencyFloor: parseIntegerOption("concurrency-floor", values["concurrency-floor"]),
     requestsPerMinute: parseNumberOption("rpm", values.rpm),
     tokensPerMinute: parseNumberOption("tpm", values.tpm),

@@ -227,7 +227,8 @@ function stageEdits(rankedItems: readonly PyJson[], reports: readonly EditReport
   const text = (value: PyJson | undefined) => (value === undefined || value === null ? "" : pyJsonStr(value));
   return rankedItems.map((item, ordinal) => {
     const edit = isPyDict(item) ? (item as PyDict) : {};
-    const report = reports.find((r) => r.index === ordinal);
+    // Upstream numbers its apply report from 1.
+    const report = reports.find((r) => r.index === ordinal + 1);
     const content = text(edit.content);
     const proposedBy = reflections.flatMap((reflection) =>
       reflection.patches
