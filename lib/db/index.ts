@@ -19,3 +19,4 @@ export * from "./run-import";
 export * from "./compare";
 export * from "./optimizations";
 export * from "./optimization-stages";
+export * from "./optimization-views";
