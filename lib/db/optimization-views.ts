@@ -166,3 +166,24 @@ export async function listStageKeys(db: Db, optimizationId: number): Promise<str
   const rows = await db.optimizationStep.findMany({ where: { optimizationId }, select: { key: true }, orderBy: { ordinal: "asc" } });
   return rows.map((row) => row.key);
 }
+
+/** A run's outcome per item, without its text: what a step page lists of its batch. */
+export interface ItemOutcome {
+  itemId: string;
+  status: string;
+  hard: number;
+  question: string;
+  predictedAnswer: string;
+  failReason: string;
+}
+
+export async function listRunItemOutcomes(db: Db, runId: number): Promise<ItemOutcome[]> {
+  const rows = await db.runResult.findMany({
+    where: { runId },
+    select: { itemId: true, status: true, hard: true, question: true, predictedAnswer: true, failReason: true },
+    orderBy: { datasetItemId: "asc" },
+  });
+  // Only what a table cell shows: a long question or answer is cut here, not shipped whole to the page.
+  const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+  return rows.map((row) => ({ ...row, question: cut(row.question), predictedAnswer: cut(row.predictedAnswer), failReason: cut(row.failReason) }));
+}
