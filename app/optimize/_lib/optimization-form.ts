@@ -124,11 +124,16 @@ function firstIssues(issues: readonly z.core.$ZodIssue[], fieldOf: (path: readon
   for (const issue of issues) {
     const field = fieldOf(issue.path) as OptimizationField;
     if (!(field in LABELS) || fields[field]) continue;
-    fields[field] = issue.code === "too_small" && issue.origin === "number" ? `${LABELS[field]} must be at least ${String(issue.minimum)}`
-      : issue.code === "too_big" && issue.origin === "number" ? `${LABELS[field]} must be at most ${String(issue.maximum)}`
-      : issue.code === "invalid_type" && issue.expected === "int" ? `${LABELS[field]} must be a whole number` : issue.message;
+    fields[field] = describeIssue(LABELS[field], issue);
   }
   return fields;
+}
+
+function describeIssue(label: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === "too_small" && issue.origin === "number") return `${label} must be ${issue.inclusive === false ? "more than" : "at least"} ${String(issue.minimum)}`;
+  if (issue.code === "too_big" && issue.origin === "number") return `${label} must be ${issue.inclusive === false ? "less than" : "at most"} ${String(issue.maximum)}`;
+  if (issue.code === "invalid_type" && issue.expected === "int") return `${label} must be a whole number`;
+  return issue.code === "custom" ? `${label}: ${issue.message}` : issue.message;
 }
 
 function settingsOf(form: Form) {
