@@ -113,6 +113,7 @@ describe("optimisation pages (browser)", () => {
     await expect(itemLink.getAttribute("href")).resolves.toMatch(new RegExp(`^/runs/\\d+/items/${encodeURIComponent(proposer.itemIds[0]!)}$`));
     await expect(page.getByRole("heading", { name: /^Skill diff: topic-skill v\d+ → topic-skill v\d+$/ }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole("link", { name: "Compare the two val runs side by side" }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "optimize-step");
     // An analyst call's prompt and reply load when opened.
     const call = page.getByTestId("optimizer-call").first();
     await call.getByText("Prompt and reply").click();
@@ -121,7 +122,6 @@ describe("optimisation pages (browser)", () => {
     const replyLine = stored.reply!.split("\n").map((line) => line.trim()).find((line) => line.length > 0)!;
     await expect(call.getByTestId("call-reply").innerText()).resolves.toContain(replyLine);
     await expect(call.innerText()).resolves.toContain("User message");
-    await screenshot(page, "optimize-step");
 
     // j goes to the next stage, k back.
     const keys = stages.map((stage) => stage.key);
@@ -129,6 +129,7 @@ describe("optimisation pages (browser)", () => {
     await page.locator("h1").click();
     await page.keyboard.press("j");
     await page.waitForURL((url) => decodeURIComponent(url.pathname).endsWith(`/steps/${keys[at + 1]}`), { timeout: 10_000 });
+    await page.getByRole("heading", { level: 1, name: new RegExp(`^${keys[at + 1]}`) }).waitFor({ timeout: 10_000 });
     await page.keyboard.press("k");
     await page.waitForURL((url) => decodeURIComponent(url.pathname).endsWith(`/steps/${withEdits.key}`), { timeout: 10_000 });
 
@@ -146,7 +147,8 @@ describe("optimisation pages (browser)", () => {
 
   it("waits for a person in manual mode, and goes on when the candidate is approved or rejected", async () => {
     const { page, errors } = app.browser;
-    await fillForm(page, { approval: "manual", epochs: "1" });
+    // Two epochs: in this world the first epoch's candidates all lose to the initial skill; step 5 passes the gate.
+    await fillForm(page, { approval: "manual" });
     const id = await startAndOpen(page);
     await expect.poll(() => status(page), { timeout: 90_000 }).toBe("waiting_for_approval");
     await expect(page.getByRole("heading", { name: "Waiting for your decision" }).isVisible()).resolves.toBe(true);
@@ -154,7 +156,7 @@ describe("optimisation pages (browser)", () => {
     await screenshot(page, "optimize-waiting");
     const waitingKey = (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, approval: "pending" } })).key;
     await page.getByRole("button", { name: "Approve candidate", exact: true }).click();
-    expect((await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } })).approval).toBe("approved");
+    await expect.poll(async () => (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } })).approval, { timeout: 10_000 }).toBe("approved");
     // Later candidates may wait too: reject them, until the optimisation completes.
     for (let round = 0; round < 6; round++) {
       await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
@@ -178,10 +180,19 @@ describe("optimisation pages (browser)", () => {
     await page.getByRole("button", { name: "Cancel optimisation", exact: true }).click();
     await expect.poll(() => status(page), { timeout: 30_000 }).toBe("cancelled");
     expect((await getOptimization(app.db, id)).status).toBe("cancelled");
+    // Stopped part-way: no final stage yet; what it finished is kept and reused by the resume.
+    const before = await listOptimizationSteps(app.db, id);
+    expect(before.some((stage) => stage.kind === "final")).toBe(false);
+    const callsBefore = await app.db.optimizerCall.findMany({ where: { optimizationId: id }, select: { key: true, id: true } });
     fake!.setOptions({ latencyMs: 0 });
     await page.getByRole("button", { name: "Resume optimisation", exact: true }).click();
     await expect.poll(() => status(page), { timeout: 120_000 }).toBe("completed");
     await expect(page.getByTestId("steps-done").innerText()).resolves.toBe("3 / 3");
+    const after = await listOptimizationSteps(app.db, id);
+    expect(after.some((stage) => stage.kind === "final")).toBe(true);
+    for (const stage of before) expect(after.find((row) => row.key === stage.key)?.id).toBe(stage.id);
+    const callsAfter = await app.db.optimizerCall.findMany({ where: { optimizationId: id }, select: { key: true, id: true } });
+    for (const call of callsBefore) expect(callsAfter.find((row) => row.key === call.key)?.id).toBe(call.id);
     expect(errors).toEqual([]);
   }, 300_000);
 });

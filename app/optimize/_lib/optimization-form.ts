@@ -103,7 +103,8 @@ const FormSchema = z.object({
   metaSkill: checkbox,
   seed: numberField("seed"),
   gate: z.enum(["strict", "mcnemar", "none"], { error: "Choose a gate: strict, mcnemar or none" }),
-  alpha: numberField("alpha"),
+  // Disabled (so not posted) unless the gate is McNemar: then the seed's default level.
+  alpha: numberField("alpha", true).transform((value) => value ?? 0.05),
   approval: z.enum(["auto", "manual"], { error: "Choose automatic or manual approval" }),
   maxTargetCalls: numberField("maxTargetCalls", true),
   maxOptimizerTokens: numberField("maxOptimizerTokens", true),
