@@ -132,6 +132,24 @@ const ID_ROUTES: IdCase[] = [
     malformed: "skill id must be a positive whole number",
   },
   {
+    route: "api/optimizations/[id]/live/route.ts",
+    request: (id) => ({ url: `/api/optimizations/${id}/live`, params: { id } }),
+    field: "id",
+    malformed: "optimization id must be a positive whole number",
+  },
+  {
+    route: "api/optimizations/[id]/calls/[callId]/route.ts",
+    request: (id) => ({ url: `/api/optimizations/${id}/calls/1`, params: { id, callId: "1" } }),
+    field: "id",
+    malformed: "optimization id must be a positive whole number",
+  },
+  {
+    route: "api/optimizations/[id]/calls/[callId]/route.ts",
+    request: (id) => ({ url: `/api/optimizations/1/calls/${id}`, params: { id: "1", callId: id } }),
+    field: "callId",
+    malformed: "call id must be a positive whole number",
+  },
+  {
     route: "compare/download/route.ts",
     request: (id) => ({ url: `/compare/download?runs=999997,${encodeURIComponent(id)}` }),
     field: "runs",
