@@ -19,7 +19,7 @@ interface Props {
   datasets: { id: number; name: string; itemCount: number }[];
   versions: { id: number; label: string }[];
   backends: BackendChoice[];
-  defaults: { skillVersionId: string; target: Record<"concurrency" | "maxTurns" | "execTimeoutS" | "maxCompletionTokens" | "maxRetries" | "temperature", string> };
+  defaults: { skillVersionId: string; sourceDatasetId: string; target: Record<"concurrency" | "maxTurns" | "execTimeoutS" | "maxCompletionTokens" | "maxRetries" | "temperature", string> };
   presets: { default: LoopValues; paper: LoopValues };
 }
 
@@ -74,9 +74,9 @@ export function NewOptimizationForm({ datasets, versions, backends, defaults, pr
       {label}
     </label>
   );
-  const datasetSelect = (name: OptimizationField, label: string, optional = false) => (
+  const datasetSelect = (name: OptimizationField, label: string, optional = false, initial = "") => (
     <FormField id={`opt-${name}`} label={label} error={errors[name]}>
-      <select id={`opt-${name}`} name={name} defaultValue="" {...describedBy(`opt-${name}`, errors[name])}>
+      <select id={`opt-${name}`} name={name} defaultValue={initial} {...describedBy(`opt-${name}`, errors[name])}>
         <option value="">{optional ? "None (no test evaluation)" : "Choose a dataset…"}</option>
         {datasets.map((dataset) => <option key={dataset.id} value={dataset.id}>{dataset.name} ({dataset.itemCount} items)</option>)}
       </select>
@@ -106,7 +106,7 @@ export function NewOptimizationForm({ datasets, versions, backends, defaults, pr
         </fieldset>
         {datasetMode === "split" ? (
           <div className={styles.grid}>
-            {datasetSelect("sourceDatasetId", "Dataset to split")}
+            {datasetSelect("sourceDatasetId", "Dataset to split", false, defaults.sourceDatasetId)}
             <FormField id="opt-splitRatio" label="Split ratio" error={errors.splitRatio} hint="train:val:test, SkillOpt's ratio mode">
               <input id="opt-splitRatio" name="splitRatio" type="text" defaultValue="2:1:7" {...describedBy("opt-splitRatio", errors.splitRatio, true)} />
             </FormField>

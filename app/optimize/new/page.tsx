@@ -18,6 +18,7 @@ export default async function NewOptimizationPage({ searchParams }: { searchPara
   // Only model backends: the optimizer is a chat model, and the target's rollouts feed the analyst's trajectories.
   const backends = describeBackends().options.filter((option) => option.backend === "openai" || option.backend === "azure");
   const chosen = parseIdParam(params.skillVersionId);
+  const dataset = parseIdParam(params.datasetId);
   return (
     <>
       <h1>New optimisation</h1>
@@ -35,7 +36,11 @@ export default async function NewOptimizationPage({ searchParams }: { searchPara
           datasets={datasets.map((dataset) => ({ id: dataset.id, name: dataset.name, itemCount: dataset.itemCount }))}
           versions={versions.map((version) => ({ id: version.id, label: `${version.skillName} v${version.version}${version.note ? ` — ${version.note}` : ""}` }))}
           backends={backends.map((option) => ({ backend: option.backend as "openai" | "azure", label: option.label, configured: option.configured, detail: option.configured ? option.detail : option.hint, defaultModel: option.defaultModel }))}
-          defaults={{ skillVersionId: chosen !== undefined && versions.some((version) => version.id === chosen) ? String(chosen) : "", target: TARGET_DEFAULTS }}
+          defaults={{
+            skillVersionId: chosen !== undefined && versions.some((version) => version.id === chosen) ? String(chosen) : "",
+            sourceDatasetId: dataset !== undefined && datasets.some((row) => row.id === dataset) ? String(dataset) : "",
+            target: TARGET_DEFAULTS,
+          }}
           presets={{ default: SKILLOPT_DEFAULT, paper: SKILLOPT_PAPER }}
         />
       )}
