@@ -47,7 +47,11 @@ export const startOptimizationAction = guardedAction(async (_previous: Optimizat
 });
 
 const IdFormSchema = z.object({ optimizationId: idSchema("optimization id") });
-const DecisionSchema = IdFormSchema.extend({ decision: z.enum(["approve", "reject"], { error: "decision must be approve or reject" }) });
+const DecisionSchema = IdFormSchema.extend({
+  decision: z.enum(["approve", "reject"], { error: "decision must be approve or reject" }),
+  /** An edited candidate (approve only): stored as a new version, then scored and gated again by the loop. */
+  skill: z.string().max(2_000_000, "The edited skill is too long").refine((text) => text.trim() !== "", "The edited skill is empty").optional(),
+});
 
 export const cancelOptimizationAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = IdFormSchema.safeParse(Object.fromEntries(formData));
@@ -80,11 +84,13 @@ export const resumeOptimizationAction = guardedAction(async (formData: FormData)
 export const decideCandidateAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
   const input = DecisionSchema.safeParse(Object.fromEntries(formData));
   if (!input.success) return invalid(input.error);
-  const { optimizationId: id, decision } = input.data;
+  const { optimizationId: id, decision, skill } = input.data;
   try {
-    const outcome = await decideApproval(getDb(), id, decision);
+    const outcome = await decideApproval(getDb(), id, decision, skill);
     wakeOptimizationWorker();
-    return revalidated(id, `${outcome.stepKey} ${outcome.decision}; the optimisation goes on.`);
+    revalidatePath(`/optimize/${id}/steps/${encodeURIComponent(outcome.stepKey)}`);
+    const said = outcome.decision === "edited" ? "edited: the edited candidate is scored and gated again" : outcome.decision;
+    return revalidated(id, `${outcome.stepKey} ${said}; the optimisation goes on.`);
   } catch (error) {
     if (error instanceof ApprovalError) return { ok: false, error: error.message };
     return actionFailure(error);

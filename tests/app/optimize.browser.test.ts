@@ -155,6 +155,13 @@ describe("optimisation pages (browser)", () => {
     await expect(page.getByTestId("optimization-status").innerText()).resolves.toBe("waiting for your decision");
     await screenshot(page, "optimize-waiting");
     const waitingKey = (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, approval: "pending" } })).key;
+    // The waiting step's page offers the candidate's text to change and approve (it would be gated again).
+    await page.getByRole("link", { name: waitingKey, exact: true }).first().click();
+    await page.waitForURL(/\/steps\//);
+    await expect(page.getByLabel("The candidate skill, as you want it").inputValue()).resolves.toContain("## Topic rules");
+    await expect(page.getByRole("button", { name: "Approve edited candidate" }).isVisible()).resolves.toBe(true);
+    await page.goBack();
+    await page.getByRole("heading", { name: "Waiting for your decision" }).waitFor();
     await page.getByRole("button", { name: "Approve candidate", exact: true }).click();
     await expect.poll(async () => (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } })).approval, { timeout: 10_000 }).toBe("approved");
     // Later candidates may wait too: reject them, until the optimisation completes.

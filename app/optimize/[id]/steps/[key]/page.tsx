@@ -12,6 +12,7 @@ import {
 } from "@/lib/db";
 import { isAcceptedAction, stageGate, stageRecord } from "@/lib/optimize/overview";
 import { CallText } from "./call-text";
+import { EditCandidate } from "./edit-candidate";
 import { StepNav } from "./step-nav";
 import styles from "./step.module.css";
 
@@ -111,6 +112,14 @@ export default async function StepPage({ params, searchParams }: Props) {
               })}
             </tbody>
           </table>
+        </section>
+      ) : null}
+
+      {step.approval === "pending" && optimization.status === "waiting_for_approval" && candidate ? (
+        <section className={`card ${styles.card}`} aria-labelledby="decide-heading">
+          <h2 id="decide-heading">Waiting for your decision</h2>
+          <p className="muted">Approve or reject the candidate on <Link href={`/optimize/${id}`}>the optimisation&apos;s page</Link>, or change it here (drop an edit, reword a rule) and approve your version.</p>
+          <EditCandidate optimizationId={id} content={candidate.content} />
         </section>
       ) : null}
 
