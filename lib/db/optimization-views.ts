@@ -120,11 +120,17 @@ export interface LineageVersion {
   createdAt: Date;
 }
 
-/** The initial version and every version the optimisation proposed, oldest first. */
+/**
+ * The initial version and every version the optimisation proposed or went on with, oldest first. A candidate whose
+ * text an earlier optimisation already proposed is that earlier version (a text is stored once), so the stages'
+ * versions are gathered as well as the versions this optimisation created.
+ */
 export async function listOptimizationVersions(db: Db, optimizationId: number): Promise<LineageVersion[]> {
   const row = await getOptimization(db, optimizationId);
+  const stages = await db.optimizationStep.findMany({ where: { optimizationId }, select: { candidateVersionId: true, currentVersionId: true, bestVersionId: true, approvalVersionId: true } });
+  const ids = [row.initialVersionId, ...stages.flatMap((stage) => [stage.candidateVersionId, stage.currentVersionId, stage.bestVersionId, stage.approvalVersionId])].filter((id): id is number => id !== null);
   return db.skillVersion.findMany({
-    where: { OR: [{ id: row.initialVersionId }, { originOptimizationId: optimizationId }] },
+    where: { OR: [{ id: { in: [...new Set(ids)] } }, { originOptimizationId: optimizationId }] },
     select: { id: true, version: true, parentVersionId: true, originOptimizationId: true, originStepKey: true, note: true, createdAt: true },
     orderBy: { version: "asc" },
   });

@@ -175,6 +175,9 @@ describe("optimisation pages (browser)", () => {
     const approved = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } });
     expect(approved.action).toMatch(/accept/);
     await expect(page.getByRole("row").filter({ hasText: waitingKey }).innerText()).resolves.toContain("approved by you");
+    // The lineage lists the approved candidate, though the first optimisation stored that text first.
+    const approvedVersion = await app.db.skillVersion.findUniqueOrThrow({ where: { id: approved.candidateVersionId! } });
+    await expect(page.getByRole("region", { name: "Version lineage" }).getByRole("link", { name: `v${approvedVersion.version}`, exact: true }).isVisible()).resolves.toBe(true);
     expect(errors).toEqual([]);
   }, 300_000);
 

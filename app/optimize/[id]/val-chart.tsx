@@ -36,10 +36,12 @@ export function ValChart({ points, planned }: { points: ValPoint[]; planned: num
           <Legend verticalAlign="top" height={24} />
           <Line type="stepAfter" dataKey="current" name="current" stroke="#2855d8" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
           <Line type="stepAfter" dataKey="best" name="best" stroke="#18794e" strokeWidth={2} strokeDasharray="5 3" dot={false} isAnimationActive={false} connectNulls />
-          <Scatter data={candidates.filter((point) => point.accepted)} dataKey="candidate" name="candidate accepted" fill="#18794e" isAnimationActive={false}>
+          {/* Only for the tooltip: the candidate's score at the hovered step (the scatter series carry their x too). */}
+          <Line dataKey="candidate" name="candidate" stroke="none" dot={false} activeDot={false} legendType="none" isAnimationActive={false} />
+          <Scatter data={candidates.filter((point) => point.accepted)} dataKey="candidate" name="candidate accepted" fill="#18794e" tooltipType="none" isAnimationActive={false}>
             <ErrorBar dataKey="interval" direction="y" width={4} stroke="#18794e" />
           </Scatter>
-          <Scatter data={candidates.filter((point) => !point.accepted)} dataKey="candidate" name="candidate rejected" fill="#c2410c" shape="cross" isAnimationActive={false}>
+          <Scatter data={candidates.filter((point) => !point.accepted)} dataKey="candidate" name="candidate rejected" fill="#c2410c" shape="cross" tooltipType="none" isAnimationActive={false}>
             <ErrorBar dataKey="interval" direction="y" width={4} stroke="#c2410c" />
           </Scatter>
         </ComposedChart>
