@@ -144,7 +144,6 @@ export interface OptimizerCallBrief {
   minibatch: number | null;
   mergeLevel: number | null;
   itemIdsJson: string;
-  parsedJson: string | null;
   error: string | null;
   promptTokens: number;
   completionTokens: number;
@@ -155,14 +154,14 @@ export interface OptimizerCallBrief {
 export async function listOptimizerCallBriefs(db: Db, optimizationId: number, stepKey: string): Promise<OptimizerCallBrief[]> {
   return db.optimizerCall.findMany({
     where: { optimizationId, stepKey },
-    select: { id: true, key: true, stage: true, minibatch: true, mergeLevel: true, itemIdsJson: true, parsedJson: true, error: true, promptTokens: true, completionTokens: true, latencyMs: true, attempts: true },
+    select: { id: true, key: true, stage: true, minibatch: true, mergeLevel: true, itemIdsJson: true, error: true, promptTokens: true, completionTokens: true, latencyMs: true, attempts: true },
     orderBy: { id: "asc" },
   });
 }
 
-/** One call's text (system prompt, user message, raw reply), loaded when a person opens it. */
-export async function getOptimizerCallText(db: Db, optimizationId: number, callId: number): Promise<{ key: string; system: string; user: string; reply: string | null }> {
-  const call = await db.optimizerCall.findFirst({ where: { id: callId, optimizationId }, select: { key: true, system: true, user: true, reply: true } });
+/** One call's text (system prompt, user message, raw reply, the JSON the loop read from it), loaded when a person opens it. */
+export async function getOptimizerCallText(db: Db, optimizationId: number, callId: number): Promise<{ key: string; system: string; user: string; reply: string | null; parsedJson: string | null }> {
+  const call = await db.optimizerCall.findFirst({ where: { id: callId, optimizationId }, select: { key: true, system: true, user: true, reply: true, parsedJson: true } });
   if (!call) throw new NotFoundError("optimizer call", callId);
   return call;
 }

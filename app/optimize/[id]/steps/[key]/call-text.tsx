@@ -9,6 +9,7 @@ interface CallText {
   system: string;
   user: string;
   reply: string | null;
+  parsedJson: string | null;
 }
 
 /** An optimizer call's prompt and reply, fetched the first time it is opened (a step may hold dozens of long prompts). */
@@ -37,6 +38,8 @@ export function CallText({ optimizationId, callId }: { optimizationId: number; c
           <pre><ShownText text={text.user} max={undefined} /></pre>
           <h4>Reply</h4>
           <pre data-testid="call-reply">{text.reply === null ? "(no reply: every attempt failed)" : <ShownText text={text.reply} max={undefined} />}</pre>
+          <h4>JSON read from the reply</h4>
+          {text.parsedJson === null ? <p className="hint">None: the reply held no JSON upstream&apos;s reader accepts, so the loop used upstream&apos;s fallback.</p> : <pre><ShownText text={text.parsedJson} max={undefined} /></pre>}
         </>
       ) : error ? null : <p className="muted">Loading…</p>}
     </details>

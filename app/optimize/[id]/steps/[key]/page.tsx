@@ -209,7 +209,6 @@ function CallSection({ id, title, heading, calls, stepKey, rollouts, batches }: 
               <span className="hint"> · {call.stage}{call.mergeLevel !== null ? ` · level ${call.mergeLevel}` : ""} · {formatCount(call.promptTokens + call.completionTokens)} tokens · {formatLatency(call.latencyMs)} · {call.attempts} attempt{call.attempts === 1 ? "" : "s"}</span>
               {call.error ? <p className="error-box">{call.error}</p> : null}
               {items.length > 0 ? <div className={styles.ids}>Items seen: {items.map((item, n) => <span key={item}>{n > 0 ? ", " : ""}<ItemLink runs={rollouts} batches={batches} itemId={item} /></span>)}</div> : null}
-              {call.parsedJson === null && !call.error ? <p className="hint">The reply held no JSON the loop could read; it used upstream&apos;s fallback.</p> : null}
               <CallText optimizationId={id} callId={call.id} />
             </li>
           );
