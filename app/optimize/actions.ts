@@ -50,7 +50,8 @@ const IdFormSchema = z.object({ optimizationId: idSchema("optimization id") });
 const DecisionSchema = IdFormSchema.extend({
   decision: z.enum(["approve", "reject"], { error: "decision must be approve or reject" }),
   /** An edited candidate (approve only): stored as a new version, then scored and gated again by the loop. */
-  skill: z.string().max(2_000_000, "The edited skill is too long").refine((text) => text.trim() !== "", "The edited skill is empty").optional(),
+  // A textarea posts its lines with CRLF whatever they were (HTML's form encoding): back to the candidate's LF.
+  skill: z.string().max(2_000_000, "The edited skill is too long").transform((text) => text.replace(/\r\n/g, "\n")).refine((text) => text.trim() !== "", "The edited skill is empty").optional(),
 });
 
 export const cancelOptimizationAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {

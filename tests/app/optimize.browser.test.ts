@@ -181,6 +181,36 @@ describe("optimisation pages (browser)", () => {
     expect(errors).toEqual([]);
   }, 300_000);
 
+  it("approves a candidate a person changed on the step page: a new version, scored and gated again", async () => {
+    const { page, errors } = app.browser;
+    await fillForm(page, { approval: "manual" });
+    const id = await startAndOpen(page);
+    await expect.poll(() => status(page), { timeout: 90_000 }).toBe("waiting_for_approval");
+    const waiting = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, approval: "pending" } });
+    await page.goto(`${app.baseURL}/optimize/${id}/steps/${encodeURIComponent(waiting.key)}`);
+    const box = page.getByLabel("The candidate skill, as you want it");
+    const edited = `${await box.inputValue()}\n- Answer with the title only.\n`;
+    await box.fill(edited);
+    await page.getByRole("button", { name: "Approve edited candidate", exact: true }).click();
+    // The optimisation's page opens again; it goes on with the edited text.
+    await page.waitForURL((url) => url.pathname === `/optimize/${id}`, { timeout: 10_000 });
+    const decided = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting.key } });
+    expect(decided.approval).toBe("edited");
+    const version = await app.db.skillVersion.findUniqueOrThrow({ where: { id: decided.approvalVersionId! } });
+    expect(version).toMatchObject({ content: edited, parentVersionId: waiting.candidateVersionId, originOptimizationId: id, originStepKey: `${waiting.key}/edited` });
+    // It goes on (rejecting any later candidate) to the end; the step's gate was run again on the edited text.
+    for (let round = 0; round < 6; round++) {
+      await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
+      if ((await status(page)) === "completed") break;
+      await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
+      await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+    }
+    const regated = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting.key } });
+    expect((JSON.parse(regated.gateJson!) as { approval: string }).approval).toBe("edited");
+    expect(regated.candidateVersionId).toBe(version.id);
+    expect(errors).toEqual([]);
+  }, 300_000);
+
   it("cancels a running optimisation and resumes it to the end", async () => {
     const { page, errors } = app.browser;
     await fillForm(page, { epochs: "1" });

@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useActionState } from "react";
 import type { ActionResult } from "@/app/_lib/action-result";
 import { decideCandidateAction } from "../../../actions";
@@ -9,7 +10,13 @@ import { decideCandidateAction } from "../../../actions";
  * version of the skill, which the loop scores on val and gates again: the gate's answer stands.
  */
 export function EditCandidate({ optimizationId, content }: { optimizationId: number; content: string }) {
-  const [state, formAction, pending] = useActionState(async (_previous: ActionResult | null, formData: FormData) => decideCandidateAction(formData), null);
+  const router = useRouter();
+  // On success the optimisation goes on: its page shows it (this form is gone once nothing waits).
+  const [state, formAction, pending] = useActionState(async (_previous: ActionResult | null, formData: FormData) => {
+    const result = await decideCandidateAction(formData);
+    if (result.ok) router.push(`/optimize/${optimizationId}`);
+    return result;
+  }, null);
   return (
     <form action={formAction} aria-label="Edit the candidate">
       <input type="hidden" name="optimizationId" value={optimizationId} />
