@@ -77,6 +77,7 @@ describe("optimisation pages (browser)", () => {
     await estimate.waitFor({ timeout: 15_000 });
     await expect(estimate.innerText()).resolves.toContain("24 train · 18 val · 12 test items; 2 epochs × 3 steps = 6 steps");
     expect(await app.db.optimization.count()).toBe(0);
+    await screenshot(page, "optimize-new");
 
     // Slow enough to be seen mid-way.
     fake!.setOptions({ latencyMs: 40 });
@@ -137,6 +138,7 @@ describe("optimisation pages (browser)", () => {
     await page.goto(`${app.baseURL}/optimize`);
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `#${id}`, exact: true }) });
     await expect(row.innerText()).resolves.toContain("6 / 6");
+    await screenshot(page, "optimize-list");
     const optimization = await getOptimization(app.db, id);
     const candidate = await app.db.skillVersion.findUniqueOrThrow({ where: { id: withEdits.candidateVersionId! } });
     await page.goto(`${app.baseURL}/skills/${optimization.skillId}?version=${candidate.version}`);
