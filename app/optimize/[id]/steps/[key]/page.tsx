@@ -85,7 +85,7 @@ export default async function StepPage({ params, searchParams }: Props) {
           <h2 id="edits-heading">Edits</h2>
           <p className="muted">
             {record.n_patches ?? "–"} patches merged into {record.n_edits_merged ?? "–"} edits; {record.n_edits_ranked ?? edits.length} kept within the edit budget of {record.edit_budget ?? "–"}
-            {typeof record.n_edits_merged === "number" && typeof record.n_edits_ranked === "number" && record.n_edits_merged > record.n_edits_ranked ? ` (${record.n_edits_merged - record.n_edits_ranked} cut by the budget)` : ""}.
+            {typeof record.n_edits_merged === "number" && typeof record.n_edits_ranked === "number" && record.n_edits_merged > record.n_edits_ranked ? ` (${record.n_edits_merged - record.n_edits_ranked} cut by the budget: the ranking call below lists every merged edit, and its reply the indices kept)` : ""}.
           </p>
           <table aria-label="Ranked edits">
             <thead><tr><th className="num">#</th><th>Edit</th><th className="num">Support</th><th>Apply status</th><th>Proposed by</th></tr></thead>
