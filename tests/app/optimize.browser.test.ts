@@ -237,4 +237,23 @@ describe("optimisation pages (browser)", () => {
     for (const call of callsBefore) expect(callsAfter.find((row) => row.key === call.key)?.id).toBe(call.id);
     expect(errors).toEqual([]);
   }, 300_000);
+
+  it("a failed optimisation (the model server refusing its key) says why, and resumes to the end", async () => {
+    const { page, errors } = app.browser;
+    await fillForm(page, { epochs: "1" });
+    fake!.setOptions({ latencyMs: 30 });
+    const id = await startAndOpen(page);
+    await expect.poll(() => stepsDone(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    fake!.setOptions({ faults: { pick: () => ({ kind: "status", status: 401, body: '{"error":{"message":"invalid key"}}' }) } });
+    await expect.poll(() => status(page), { timeout: 60_000 }).toBe("failed");
+    const failed = await getOptimization(app.db, id);
+    expect(failed.error).toBeTruthy();
+    await expect(page.locator(".error-box").first().innerText()).resolves.toBe(failed.error);
+    expect(await page.content()).not.toContain("sk-test-optimize");
+    fake!.setOptions({ faults: undefined, latencyMs: 0 });
+    await page.getByRole("button", { name: "Resume optimisation", exact: true }).click();
+    await expect.poll(() => status(page), { timeout: 120_000 }).toBe("completed");
+    await expect(page.getByTestId("steps-done").innerText()).resolves.toBe("3 / 3");
+    expect(errors).toEqual([]);
+  }, 300_000);
 });
