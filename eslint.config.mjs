@@ -20,7 +20,7 @@ const DB_UPWARD = {
 
 // Route folders share code only through app/_components (React) and app/_lib (the rest), never through each
 // other's folders.
-const ROUTE_FOLDERS = ["api", "compare", "datasets", "runs", "skills", "signin", "_home"];
+const ROUTE_FOLDERS = ["api", "compare", "datasets", "optimize", "runs", "skills", "signin", "_home"];
 const routeZones = ROUTE_FOLDERS.map((route) => ({
   target: `./app/${route}`,
   from: "./app",

@@ -18,6 +18,7 @@ const NAV = [
   { href: "/datasets", label: "Datasets" },
   { href: "/runs", label: "Runs" },
   { href: "/compare", label: "Compare" },
+  { href: "/optimize", label: "Optimise" },
 ];
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -58,3 +58,7 @@ export function parseIdParam(value: string | string[] | undefined): number | und
   const parsed = idSchema("id").safeParse(first);
   return parsed.success ? parsed.data : undefined;
 }
+
+export const OptimizationIdSchema = idSchema("optimization id");
+/** The path parameters of /api/optimizations/[id]/… */
+export const OptimizationParamsSchema = z.object({ id: OptimizationIdSchema });

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { type CompareQuery } from "@/lib/compare";
+import { compareHref, type CompareQuery } from "@/lib/compare";
 import { getDb, getSkillVersion } from "@/lib/db";
 import type { ComparisonLoad } from "./_lib/load-comparison";
 import { AccuracyOverlay } from "./accuracy-overlay";
@@ -7,7 +7,7 @@ import { BreakdownTables } from "./breakdown-table";
 import styles from "./compare.module.css";
 import { OutcomeSection } from "./outcome-section";
 import { RunPicker } from "./run-picker";
-import { SkillDiffView } from "./skill-diff-view";
+import { SkillDiffView } from "@/app/_components/skill-diff-view";
 import { DifferencesTable, RunsTable } from "./summary-tables";
 
 /** The comparison of the selected runs (the first is the reference), every part of it driven by the URL. */
@@ -39,7 +39,7 @@ export async function ComparisonView({ load, query }: { load: Extract<Comparison
 
       <OutcomeSection db={db} runs={runs} focus={focus} query={query} />
 
-      <SkillDiffView before={before} after={after} query={query} />
+      <SkillDiffView before={before} after={after} layout={query.diff} layoutHref={(diff) => compareHref({ ...query, diff })} />
 
       <section className={`card ${styles.section}`} aria-labelledby="overlay-heading">
         <h2 id="overlay-heading">Running accuracy (EM against items completed)</h2>

@@ -21,3 +21,4 @@ export * from "./optimizations";
 export * from "./optimization-stages";
 export * from "./pending-items";
 export * from "./response-cache";
+export * from "./optimization-views";

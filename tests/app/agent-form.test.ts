@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { itemWorkspaceDirectory } from "@/lib/agent";
 import { addSkillVersion, getRun, importDataset, listRunRecords } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
-import { describeBackends } from "@/app/runs/_lib/backends";
+import { describeBackends } from "@/app/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
 import { NOT_STARTED, startRunFromForm } from "@/app/runs/_lib/start-run-form";
 import { workspaceFilePath, workspaceFileResponse } from "@/app/_lib/workspace-file";

@@ -40,7 +40,7 @@ describe("the guard", () => {
   });
 
   it("wraps every exported server action", async () => {
-    expect(actionFiles).toEqual(["_home/actions.ts", "runs/actions.ts", "skills/actions.ts"]);
+    expect(actionFiles).toEqual(["_home/actions.ts", "optimize/actions.ts", "runs/actions.ts", "skills/actions.ts"]);
     for (const file of actionFiles) {
       const exported = (await import(join(APP_DIR, file))) as Record<string, unknown>;
       expect(Object.keys(exported).length, file).toBeGreaterThan(0);
@@ -130,6 +130,24 @@ const ID_ROUTES: IdCase[] = [
     request: (id) => ({ url: `/skills/${id}/versions/1/download`, params: { id, versionId: "1" } }),
     field: "id",
     malformed: "skill id must be a positive whole number",
+  },
+  {
+    route: "api/optimizations/[id]/live/route.ts",
+    request: (id) => ({ url: `/api/optimizations/${id}/live`, params: { id } }),
+    field: "id",
+    malformed: "optimization id must be a positive whole number",
+  },
+  {
+    route: "api/optimizations/[id]/calls/[callId]/route.ts",
+    request: (id) => ({ url: `/api/optimizations/${id}/calls/1`, params: { id, callId: "1" } }),
+    field: "id",
+    malformed: "optimization id must be a positive whole number",
+  },
+  {
+    route: "api/optimizations/[id]/calls/[callId]/route.ts",
+    request: (id) => ({ url: `/api/optimizations/1/calls/${id}`, params: { id: "1", callId: id } }),
+    field: "callId",
+    malformed: "call id must be a positive whole number",
   },
   {
     route: "compare/download/route.ts",

@@ -12,7 +12,7 @@ import { exportRunResults, type ExportFormat } from "@/lib/export/run-export";
 import { importResults } from "@/lib/import";
 import { createRunFor, executeRun } from "@/lib/rollout";
 import { type StoredItemResult } from "@/lib/runs";
-import { describeBackends } from "@/app/runs/_lib/backends";
+import { describeBackends } from "@/app/_lib/backends";
 import { startRunDefaults } from "@/app/runs/_lib/start-run-defaults";
 import { runCli } from "../support/cli";
 import { writeTrickyRun } from "../support/export-fixtures";

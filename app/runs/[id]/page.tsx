@@ -53,6 +53,8 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
         {modelLabel(run)}
         {" · "}
         <Link href={`/compare?from=${run.id}`}>Compare with the previous version</Link>
+        {" · "}
+        <Link href={`/optimize/new?skillVersionId=${run.skillVersionId}&datasetId=${run.datasetId}`}>Optimise this skill</Link>
       </p>
       <LiveRunView initial={initial} versions={versions} />
       <RunDownloads runId={run.id} />

@@ -1,6 +1,6 @@
 import type { RunRecord } from "@/lib/db";
 import { RunSettingsSchema } from "@/lib/runs/run-config";
-import type { BackendKind, BackendOption } from "./backends";
+import type { BackendKind, BackendOption } from "@/app/_lib/backends";
 
 /** The New run form's initial values, as the text its inputs hold. */
 export interface StartRunDefaults {

@@ -5,7 +5,7 @@ import { NotFoundError, type Db } from "@/lib/db";
 import type { EnvSource } from "@/lib/model";
 import { createRunFor } from "@/lib/rollout/create-run";
 import { ModelSelectionSchema, RunSettingsSchema, type RunConfig, type RunSettings } from "@/lib/runs/run-config";
-import { describeBackends } from "./backends";
+import { describeBackends } from "@/app/_lib/backends";
 
 /** The New run form's field names (the `name` of each input). */
 export const START_RUN_FIELDS = [

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { AgentSummary } from "@/lib/agent/config";
-import type { BackendKind, BackendOption } from "../_lib/backends";
+import type { BackendKind, BackendOption } from "@/app/_lib/backends";
 import type { StartRunDefaults } from "../_lib/start-run-defaults";
 import type { StartRunField } from "../_lib/start-run-form";
-import { describedBy, FormField } from "./form-field";
+import { describedBy, FormField } from "@/app/_components/form-field";
 import styles from "./new-run.module.css";
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { StartRunDefaults } from "../_lib/start-run-defaults";
 import type { StartRunField } from "../_lib/start-run-form";
-import { NumberField } from "./form-field";
+import { NumberField } from "@/app/_components/form-field";
 import styles from "./new-run.module.css";
 
 type Selection = StartRunDefaults["selection"];

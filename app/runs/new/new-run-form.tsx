@@ -2,11 +2,11 @@
 
 import { startTransition, useActionState, useState, type FormEvent } from "react";
 import { startRunAction } from "../actions";
-import type { BackendOption } from "../_lib/backends";
+import type { BackendOption } from "@/app/_lib/backends";
 import type { StartRunDefaults } from "../_lib/start-run-defaults";
 import type { ActionFailure } from "../../_lib/action-result";
 import { BackendFieldset } from "./backend-fieldset";
-import { describedBy, FormField, NumberField } from "./form-field";
+import { describedBy, FormField, NumberField } from "@/app/_components/form-field";
 import { ItemsFieldset } from "./items-fieldset";
 import styles from "./new-run.module.css";
 

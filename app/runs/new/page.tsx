@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions } from "@/lib/db";
-import { describeBackends, withAgentPrograms } from "../_lib/backends";
+import { describeBackends, withAgentPrograms } from "@/app/_lib/backends";
 import { parseIdParam } from "../../_lib/ids";
 import type { SearchParams } from "../../_lib/search-params";
 import { startRunDefaults } from "../_lib/start-run-defaults";

@@ -11,6 +11,7 @@ import { SkillVersionsTable } from "./skill-versions-table";
 import styles from "./skill-page.module.css";
 import { parseVersionTab, VersionTabs } from "./version-tabs";
 import { VersionSelect } from "./version-select";
+import { VersionLineage, VersionOrigin } from "./version-lineage";
 import { skillDownloadPath } from "./versions/[versionId]/download/skill-download";
 
 // Reads the database on every request.
@@ -53,13 +54,19 @@ export default async function SkillPage({ params, searchParams }: SkillPageProps
             {skill.versions.length} version{skill.versions.length === 1 ? "" : "s"} · latest v{skill.versions[0]?.version}
           </p>
         </div>
-        <Link className="button primary" href={`/runs/new?skillVersionId=${version.id}`}>
-          New run with this version
-        </Link>
+        <div>
+          <Link className="button primary" href={`/runs/new?skillVersionId=${version.id}`}>
+            New run with this version
+          </Link>{" "}
+          <Link className="button" href={`/optimize/new?skillVersionId=${version.id}`}>
+            Optimise this skill
+          </Link>
+        </div>
       </div>
 
       <h2>Versions</h2>
       <SkillVersionsTable versions={skill.versions} selected={version.version} />
+      <VersionLineage skillId={skill.id} versions={skill.versions} />
       <CompareVersions db={getDb()} skillId={skill.id} />
 
       <section className={`card ${styles.viewer}`} aria-labelledby="version-heading">
@@ -76,6 +83,7 @@ export default async function SkillPage({ params, searchParams }: SkillPageProps
           {formatDateTime(version.createdAt)} · {formatBytes(version.sizeBytes)} · sha256 <code title={version.hash}>{version.hash.slice(0, 10)}</code>
           {version.note ? <> · {version.note}</> : null}
         </p>
+        <VersionOrigin version={version} versions={skill.versions} />
         <VersionTabs skillId={skill.id} version={version} tab={tab} />
       </section>
     </>

@@ -1,9 +1,7 @@
 /** `optimize list | status ID | cancel ID | approve ID [--skill FILE] | reject ID | export ID | import DIR`. */
 import { parseArgs } from "node:util";
-import {
-  addSkillVersion, findPendingApproval, getOptimization, getSkillVersion, listOptimizations, listOptimizationSteps, requestOptimizationCancel,
-  requeueOptimization, setOptimizationStepApproval, type Db,
-} from "../../db";
+import { getOptimization, listOptimizations, listOptimizationSteps, requestOptimizationCancel, type Db } from "../../db";
+import { ApprovalError, decideApproval } from "../../optimize/engine/approval";
 import { CliInputError, logLine, writeOut } from "../io";
 import { readTextFile } from "./prompt";
 import { optimizeTransferCommand } from "./optimize-transfer";
@@ -53,29 +51,19 @@ export async function optimizeAdminCommand(db: () => Db, action: string | undefi
   }
 }
 
-/**
- * A person's decision on the candidate waiting for approval. `approve --skill FILE` approves an edited candidate, which
- * is scored and gated again. The optimisation is queued again; `optimize start --resume ID` (or the dashboard) goes on.
- */
+/** A person's decision on the candidate waiting (lib/optimize/engine/approval.ts); `approve --skill FILE` approves an edited one. */
 async function decide(db: Db, action: "approve" | "reject", args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { skill: { type: "string" } } });
   const id = idOf(action, positionals[0]);
-  const row = await getOptimization(db, id);
-  if (row.status !== "waiting_for_approval") throw new CliInputError(`optimize ${action}: optimization ${id} is ${row.status.replaceAll("_", " ")}, not waiting for approval`);
-  const pending = await findPendingApproval(db, id);
-  if (!pending) throw new CliInputError(`optimize ${action}: optimization ${id} has no candidate waiting`);
-  if (action === "reject") {
-    if (values.skill) throw new CliInputError("optimize reject: --skill is only for approve");
-    await setOptimizationStepApproval(db, id, pending.key, "rejected");
-  } else if (values.skill) {
-    const initial = await getSkillVersion(db, row.initialVersionId);
-    const parent = pending.candidateVersionId ?? row.currentVersionId ?? row.initialVersionId;
-    const { version } = await addSkillVersion(db, { name: initial.skillName, content: readTextFile(values.skill), note: `edited candidate of optimization ${id} · ${pending.key}`, origin: { parentVersionId: parent, optimizationId: id, stepKey: `${pending.key}/edited` } });
-    await setOptimizationStepApproval(db, id, pending.key, "edited", version.id);
-  } else {
-    await setOptimizationStepApproval(db, id, pending.key, "approved");
+  if (action === "reject" && values.skill) throw new CliInputError("optimize reject: --skill is only for approve");
+  let outcome;
+  try {
+    outcome = await decideApproval(db, id, action, values.skill ? readTextFile(values.skill) : undefined);
+  } catch (error) {
+    if (error instanceof ApprovalError) throw new CliInputError(`optimize ${action}: ${error.message}`);
+    throw error;
   }
-  await requeueOptimization(db, id);
-  logLine(`optimization ${id}: ${pending.key} ${action === "reject" ? "rejected" : values.skill ? "edited (it is gated again)" : "approved"}; continue with: optimize start --resume ${id}`);
+  const said = { rejected: "rejected", edited: "edited (it is gated again)", approved: "approved" }[outcome.decision];
+  logLine(`optimization ${id}: ${outcome.stepKey} ${said}; continue with: optimize start --resume ${id}`);
   return 0;
 }

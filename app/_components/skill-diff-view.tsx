@@ -1,7 +1,9 @@
 import Link from "next/link";
-import { compareHref, diffSkillTexts, toSplitRows, type CompareQuery, type DiffLine } from "@/lib/compare";
+import { diffSkillTexts, toSplitRows, type DiffLine } from "@/lib/compare";
 import type { SkillVersionRecord } from "@/lib/db";
-import styles from "./compare.module.css";
+import styles from "./skill-diff.module.css";
+
+export type DiffLayout = "unified" | "split";
 
 function LineText({ line }: { line: DiffLine }) {
   const mark = line.kind === "added" ? styles.wordAdded : styles.wordRemoved;
@@ -10,19 +12,24 @@ function LineText({ line }: { line: DiffLine }) {
 
 const SIGN = { same: " ", added: "+", removed: "−" } as const;
 
-/** The two skill versions' texts: a line diff with word-level highlights, unified or side by side (in the URL). */
-export function SkillDiffView({ before, after, query }: { before: SkillVersionRecord; after: SkillVersionRecord; query: CompareQuery }) {
+/**
+ * The two skill versions' texts: a line diff with word-level highlights, unified or side by side (in the URL: the
+ * page says how to link each layout). Used by the compare page and an optimisation's step page.
+ */
+export function SkillDiffView({ before, after, layout, layoutHref, sameText = "Both runs used the same skill version" }: {
+  before: SkillVersionRecord; after: SkillVersionRecord; layout: DiffLayout; layoutHref: (layout: DiffLayout) => string; sameText?: string;
+}) {
   const title = `${before.skillName} v${before.version} → ${after.skillName} v${after.version}`;
   if (before.id === after.id) {
     return (
       <section className={`card ${styles.section}`} aria-labelledby="skill-diff-heading" id="skill-diff">
         <h2 id="skill-diff-heading">Skill diff</h2>
-        <p className="muted">Both runs used the same skill version ({before.skillName} v{before.version}): the texts are identical.</p>
+        <p className="muted">{sameText} ({before.skillName} v{before.version}): the texts are identical.</p>
       </section>
     );
   }
   const diff = diffSkillTexts(before.content, after.content);
-  const other = query.diff === "split" ? "unified" : "split";
+  const other = layout === "split" ? "unified" : "split";
   return (
     <section className={`card ${styles.section}`} aria-labelledby="skill-diff-heading" id="skill-diff">
       <div className={styles.diffHead}>
@@ -32,14 +39,14 @@ export function SkillDiffView({ before, after, query }: { before: SkillVersionRe
           <span className={`${styles.removedCount} ${diff.removed === 0 ? styles.none : ""}`}>−{diff.removed} line{diff.removed === 1 ? "" : "s"} removed</span>
         </p>
         <nav aria-label="Diff layout" className={styles.diffLayout}>
-          <Link href={`${compareHref({ ...query, diff: "unified" })}#skill-diff`} aria-current={query.diff === "unified" ? "true" : undefined} scroll={false}>Unified</Link>
-          <Link href={`${compareHref({ ...query, diff: "split" })}#skill-diff`} aria-current={query.diff === "split" ? "true" : undefined} scroll={false}>Side by side</Link>
-          <span className="visually-hidden">(shown: {query.diff === "split" ? "side by side" : "unified"}; other: {other})</span>
+          <Link href={`${layoutHref("unified")}#skill-diff`} aria-current={layout === "unified" ? "true" : undefined} scroll={false}>Unified</Link>
+          <Link href={`${layoutHref("split")}#skill-diff`} aria-current={layout === "split" ? "true" : undefined} scroll={false}>Side by side</Link>
+          <span className="visually-hidden">(shown: {layout === "split" ? "side by side" : "unified"}; other: {other})</span>
         </nav>
       </div>
       <details className={styles.diffDetails} open={diff.added + diff.removed <= 400}>
         <summary>Show the diff</summary>
-        {query.diff === "split" ? (
+        {layout === "split" ? (
           <table className={`${styles.diffTable} ${styles.split}`} aria-label="Skill diff, side by side">
             <colgroup><col className={styles.numCol} /><col /><col className={styles.numCol} /><col /></colgroup>
             <tbody>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import styles from "./new-run.module.css";
+import styles from "./form-field.module.css";
 
-/** A labelled field with its hint and its server-side error right below it. */
+/** A labelled field (the forms of New run and New optimisation) with its hint and its server-side error right below it. */
 export function FormField({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
   return (
     <div className="field">
@@ -20,10 +20,12 @@ export function describedBy(id: string, error: string | undefined, hasHint = fal
 }
 
 /** A number box (text, so the server reports "abc" itself instead of the browser swallowing it). */
-export function NumberField({ name, label, defaultValue, error, hint, disabled }: {
+export function NumberField({ name, label, defaultValue, error, hint, disabled, idPrefix = "run" }: {
   name: string; label: string; defaultValue: string; error?: string; hint?: ReactNode; disabled?: boolean;
+  /** The form's prefix for input ids ("run-concurrency"). */
+  idPrefix?: string;
 }) {
-  const id = `run-${name}`;
+  const id = `${idPrefix}-${name}`;
   return (
     <FormField id={id} label={label} error={error} hint={hint}>
       <input id={id} name={name} type="text" inputMode="decimal" defaultValue={defaultValue} disabled={disabled} {...describedBy(id, error, Boolean(hint))} />
