@@ -34,15 +34,7 @@ export async function register(): Promise<void> {
   const { ensureOptimizationWorker } = await import("./lib/optimize/engine/worker");
   const { seeded } = await seedDemoIfEmpty(getDb());
   // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
-  if (seeded) {
-    console.error("skillboard: added the demo dataset and skills");
-    const { seedDemoOptimization } = await import("./lib/optimize/demo-optimization");
-    // A broken recording must not keep the dashboard from starting.
-    await seedDemoOptimization(getDb()).then(
-      ({ seeded: added }) => added && console.error("skillboard: added the demo optimisation (recorded with scripted models)"),
-      (error: unknown) => console.error(`skillboard: the demo optimisation was not added: ${(error as Error).message}`),
-    );
-  }
+  if (seeded) console.error("skillboard: added the demo dataset and skills");
   await removeAbandonedDatasetImports(getDb());
   const worker = ensureRunWorker();
   const optimizationWorker = ensureOptimizationWorker();

@@ -55,7 +55,9 @@ async function namesOf(db: Db, rows: readonly OptimizationRecord[]): Promise<Map
     db.dataset.findMany({ where: { id: { in: datasetIds } }, select: { id: true, name: true, itemCount: true } }),
     db.skillVersion.findMany({ where: { id: { in: versionIds } }, select: { id: true, version: true, skill: { select: { name: true } } } }),
   ]);
-  const dataset = (id: number): NamedDataset => datasets.find((row) => row.id === id) ?? { id, name: `dataset ${id} (deleted)`, itemCount: 0 };
+  // Id 0: an optimisation imported from a SkillOpt directory, which names no dataset of this database.
+  const dataset = (id: number): NamedDataset =>
+    datasets.find((row) => row.id === id) ?? { id, name: id === 0 ? "not recorded (imported)" : `dataset ${id} (deleted)`, itemCount: 0 };
   return new Map(rows.map((row) => {
     const version = versions.find((candidate) => candidate.id === row.initialVersionId);
     return [row.id, {

@@ -6,11 +6,22 @@ type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 export type Sqlite = BetterSqlite3.Database;
 export type SqlValue = string | number | null;
 
-const factories = new WeakMap<Db, PrismaBetterSQLite3>();
-const adapters = new WeakMap<PrismaBetterSQLite3, Adapter>();
-const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>();
-/** Clients that stand for an interactive transaction already open on a root client's connection (the demo seed). */
-const insideTransactionOf = new WeakMap<Db, Db>();
+// Kept on globalThis: Next's server build may load this module more than once (one copy per chunk), and the copy that
+// opened a client must be the one sqliteTransaction finds it in.
+const registry = ((globalThis as unknown as { __skillboardSqliteRegistry?: Registry }).__skillboardSqliteRegistry ??= {
+  factories: new WeakMap(),
+  adapters: new WeakMap(),
+  statements: new WeakMap(),
+  insideTransactionOf: new WeakMap(),
+});
+interface Registry {
+  factories: WeakMap<Db, PrismaBetterSQLite3>;
+  adapters: WeakMap<PrismaBetterSQLite3, Adapter>;
+  statements: WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>;
+  /** Clients that stand for an interactive transaction already open on a root client's connection (the demo seed). */
+  insideTransactionOf: WeakMap<Db, Db>;
+}
+const { factories, adapters, statements, insideTransactionOf } = registry;
 
 /** Called by openDatabase: the client's adapter factory, whose connection sqliteTransaction uses. */
 export function bindSqliteConnection(db: Db, factory: PrismaBetterSQLite3): void {

@@ -1,7 +1,8 @@
 /**
  * The demo optimisation of a fresh install: recorded once with the test server's scripted models
- * (scripts/record-demo-optimization.ts) in SkillOpt's output layout, imported when the demo data is seeded, so a new
- * user with no key can open every optimisation page. Marked imported, and its name says it was scripted.
+ * (scripts/record-demo-optimization.ts) in SkillOpt's output layout, so a user with no key can open every optimisation
+ * page. Marked imported, and its name says it was scripted. Not seeded at start yet (a second skill would stop the New
+ * run form from prefilling the demo's only skill); `optimize import prisma/demo/optimization` adds it.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
