@@ -42,9 +42,9 @@ export default async function OptimizationsPage() {
                   <td><OptimizationStatusBadge status={row.status} source={row.source} /></td>
                   <td><Link href={`/skills/${row.skillId}?version=${row.initialVersion}`}>{row.skillName} v{row.initialVersion}</Link></td>
                   <td className={styles.datasets}>
-                    train <Link href={`/datasets/${row.train.id}`}>{row.train.name}</Link><br />
-                    val <Link href={`/datasets/${row.val.id}`}>{row.val.name}</Link>
-                    {row.test ? <><br />test <Link href={`/datasets/${row.test.id}`}>{row.test.name}</Link></> : null}
+                    train {row.train.id === 0 ? row.train.name : <Link href={`/datasets/${row.train.id}`}>{row.train.name}</Link>}<br />
+                    val {row.val.id === 0 ? row.val.name : <Link href={`/datasets/${row.val.id}`}>{row.val.name}</Link>}
+                    {row.test ? <><br />test {row.test.id === 0 ? row.test.name : <Link href={`/datasets/${row.test.id}`}>{row.test.name}</Link>}</> : null}
                   </td>
                   <td className={styles.small}>target {view.models.target}<br />optimizer {view.models.optimizer}</td>
                   <td className="num">{view.done} / {view.planned}</td>

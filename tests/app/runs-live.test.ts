@@ -42,6 +42,19 @@ describe("loadRunLive", () => {
     expect(curve.at(-1)).toMatchObject({ n: 30, em: 20 / 30 });
     expect(failureReasons).toEqual([{ reason: "wrong answer (EM = 0)", count: 10 }]);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+    // No price is known for "test-model": the cost is unknown, never a made-up number; the cache is not in use.
+    expect(result.cost).toEqual({ usd: null, priceSource: null });
+    expect(result.cachedItems).toBeNull();
+  });
+
+  it("prices a run's tokens at its model's known price, saying where the price comes from", async () => {
+    const run = await createStoredRun(t.db, { items: makeItems(4), baseURL: server.baseURL, model: "gpt-4.1-mini" });
+    await executeRun(t.db, run.id, { model: fastModel(server.baseURL) });
+    const stored = await getRun(t.db, run.id);
+    const { cost } = await loadRunLive(t.db, run.id);
+    expect(stored.promptTokens).toBeGreaterThan(0);
+    expect(cost.usd).toBeCloseTo((stored.promptTokens * 0.4 + stored.completionTokens * 1.6) / 1_000_000, 12);
+    expect(cost.priceSource).toMatch(/^list price as of /);
   });
 });
 

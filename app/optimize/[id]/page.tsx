@@ -29,8 +29,8 @@ export default async function OptimizationPage({ params }: Props) {
       <h1>{o.name ? `${o.name} (#${o.id})` : `Optimisation #${o.id}`}</h1>
       <p className="muted">
         <Link href={`/skills/${o.skillId}?version=${o.initialVersion}`}>{o.skillName} v{o.initialVersion}</Link> · train{" "}
-        <Link href={`/datasets/${o.train.id}`}>{o.train.name}</Link> ({o.train.itemCount}) · val <Link href={`/datasets/${o.val.id}`}>{o.val.name}</Link> ({o.val.itemCount})
-        {o.test ? <> · test <Link href={`/datasets/${o.test.id}`}>{o.test.name}</Link> ({o.test.itemCount})</> : null}
+        {o.train.id === 0 ? o.train.name : <Link href={`/datasets/${o.train.id}`}>{o.train.name}</Link>} ({o.train.itemCount}) · val {o.val.id === 0 ? o.val.name : <Link href={`/datasets/${o.val.id}`}>{o.val.name}</Link>} ({o.val.itemCount})
+        {o.test ? <> · test {o.test.id === 0 ? o.test.name : <Link href={`/datasets/${o.test.id}`}>{o.test.name}</Link>} ({o.test.itemCount})</> : null}
         {" "}· target {payload.summary.models.target} · optimizer {payload.summary.models.optimizer} · gate {payload.summary.settings.skillboard?.gate ?? "strict"}
         {payload.summary.settings.skillboard?.gate === "mcnemar" ? ` (α ${payload.summary.settings.skillboard.alpha})` : ""} · approval {payload.summary.settings.skillboard?.approval ?? "auto"}
       </p>

@@ -1,6 +1,7 @@
 import type { FailureReasonCount } from "@/lib/db";
 import type { LiveStats } from "@/lib/runs/live-stats";
 import { formatCount, formatRate } from "@/app/_lib/format";
+import type { RunLivePayload } from "../../_lib/live-payload";
 import type { RunSummary } from "../../_lib/run-summary";
 import styles from "./run.module.css";
 
@@ -26,7 +27,7 @@ export function FailureReasons({ reasons }: { reasons: FailureReasonCount[] }) {
   );
 }
 
-export function TokenUsage({ run, stats, measured, cachedItems }: { run: RunSummary; stats: LiveStats; measured: boolean; cachedItems: number | null }) {
+export function TokenUsage({ run, stats, measured, cachedItems, cost }: { run: RunSummary; stats: LiveStats; measured: boolean; cachedItems: number | null; cost: RunLivePayload["cost"] }) {
   // The seed's results.jsonl carries no usage: zeros there would read as "free", not as "unknown".
   if (run.source === "imported" && run.promptTokens + run.completionTokens === 0) {
     return (
@@ -45,6 +46,7 @@ export function TokenUsage({ run, stats, measured, cachedItems }: { run: RunSumm
     ["Rate-limited responses (429)", formatCount(run.rateLimited)],
     // Cached replies cost no tokens: they are not in the totals above.
     ...(cachedItems === null ? [] : [["Answered from the response cache", `${formatCount(cachedItems)} cached`] as [string, string]]),
+    ["Cost", cost.usd === null ? `unknown (no price for ${run.model})` : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)} (${cost.priceSource})`],
   ];
   return (
     <section className={`card ${styles.fixedCard}`}>

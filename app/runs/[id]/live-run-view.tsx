@@ -12,7 +12,7 @@ import { isActiveStatus, useRunLive } from "./use-run-live";
 /** Everything on the run page that changes while the run goes; rendered first from the server's data, then polled. */
 export function LiveRunView({ initial, versions }: { initial: RunLivePayload; versions: VersionChoice[] }) {
   const { data, isError, error } = useRunLive(initial.run.id, initial);
-  const { run, stats, curve, failureReasons, cachedItems } = data;
+  const { run, stats, curve, failureReasons, cachedItems, cost } = data;
   const active = isActiveStatus(run.status);
   // A stopped run's rates are measured over its whole execution, however short: a sub-second run has a rate too.
   const measured = !active && stats.done > 0 && stats.elapsedSeconds > 0;
@@ -36,7 +36,7 @@ export function LiveRunView({ initial, versions }: { initial: RunLivePayload; ve
       <RunCharts curve={curve} total={stats.total} />
       <div className={styles.twoColumns}>
         <FailureReasons reasons={failureReasons} />
-        <TokenUsage run={run} stats={stats} measured={measured} cachedItems={cachedItems} />
+        <TokenUsage run={run} stats={stats} measured={measured} cachedItems={cachedItems} cost={cost} />
       </div>
     </>
   );
