@@ -22,7 +22,7 @@ export class ResultWriter {
   private failure: unknown = null;
   private nextSeq: number;
   private sums: RunningSums;
-  private gauges = { inFlight: 0, retryingNow: 0, rateLimitedNow: 0 };
+  private gauges: { inFlight: number; retryingNow: number; rateLimitedNow: number; concurrencyLimitNow: number | null } = { inFlight: 0, retryingNow: 0, rateLimitedNow: 0, concurrencyLimitNow: null };
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
 
@@ -50,8 +50,8 @@ export class ResultWriter {
     return seq;
   }
 
-  setGauges(gauges: { inFlight: number; retrying: number; rateLimited: number }): void {
-    this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying, rateLimitedNow: gauges.rateLimited };
+  setGauges(gauges: { inFlight: number; retrying: number; rateLimited: number; concurrencyLimit?: number | null }): void {
+    this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying, rateLimitedNow: gauges.rateLimited, concurrencyLimitNow: gauges.concurrencyLimit ?? null };
   }
 
   /** Writes everything queued so far. Rejects if a write failed (nothing is dropped silently). */
@@ -105,7 +105,7 @@ export class ResultWriter {
         id: runId, nDone: batch.length, em: totals.em, f1: totals.f1, subEm: totals.subEm, agentOk: totals.agentOk, errors: totals.errors,
         timeouts: totals.timeouts, prompt: totals.prompt, completion: totals.completion, latency: totals.latency, retries: totals.retries,
         rateLimited: totals.rateLimited, inFlight: gauges.inFlight, retryingNow: gauges.retryingNow, rateLimitedNow: gauges.rateLimitedNow,
-        heartbeatAt: sqliteDateTime(new Date()),
+        concurrencyLimitNow: gauges.concurrencyLimitNow, heartbeatAt: sqliteDateTime(new Date()),
       });
     });
   }
@@ -135,7 +135,7 @@ const UPDATE_RUN = `UPDATE "Run" SET
   "nAgentOk" = "nAgentOk" + @agentOk, "nErrors" = "nErrors" + @errors, "nTimeouts" = "nTimeouts" + @timeouts,
   "promptTokens" = "promptTokens" + @prompt, "completionTokens" = "completionTokens" + @completion,
   "latencyMsSum" = "latencyMsSum" + @latency, "retries" = "retries" + @retries, "rateLimited" = "rateLimited" + @rateLimited,
-  "inFlight" = @inFlight, "retryingNow" = @retryingNow, "rateLimitedNow" = @rateLimitedNow, "heartbeatAt" = @heartbeatAt
+  "inFlight" = @inFlight, "retryingNow" = @retryingNow, "rateLimitedNow" = @rateLimitedNow, "concurrencyLimitNow" = @concurrencyLimitNow, "heartbeatAt" = @heartbeatAt
   WHERE "id" = @id`;
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
 export interface RunningSums {

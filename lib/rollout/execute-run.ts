@@ -4,7 +4,7 @@ import {
 } from "../db";
 import type { ChatModel } from "../model/types";
 import { cachedChatModel } from "./cached-chat-model";
-import { chatModelForRun } from "./run-chat-model";
+import { chatModelForRun, requestGateForRun } from "./run-chat-model";
 import { prepareAgentBackend } from "./agent-backend";
 import type { RolloutEvent } from "./progress";
 import type { RunStatus } from "../runs/types";
@@ -60,6 +60,8 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
         ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
         : undefined;
     const baseModel = options.model ?? (backend === "agent" ? undefined : chatModelForRun(run.config));
+    // The same shared gate the model passes each attempt through: its limit is shown as a live gauge.
+    const gate = backend === "agent" || options.model ? undefined : requestGateForRun(run.config);
     const model = baseModel && settings.cache ? cachedChatModel(db, baseModel, { runId, baseURL: run.config.model.baseURL }) : baseModel;
     writer = new ResultWriter(
       db,
@@ -86,7 +88,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       // An agent may cap how many of its processes run at once.
       settings: agent?.agent.maxConcurrency ? { ...settings, concurrency: Math.min(settings.concurrency, agent.agent.maxConcurrency) } : settings,
       signal: stop.signal,
-      onLiveChange: (gauges) => activeWriter.setGauges(gauges),
+      onLiveChange: (gauges) => activeWriter.setGauges({ ...gauges, concurrencyLimit: gate?.currentLimit() ?? null }),
       onResult: (result) => {
         activeWriter.push(result);
         completed++;

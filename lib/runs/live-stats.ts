@@ -15,6 +15,8 @@ export interface LiveStats {
   inFlight: number;
   retrying: number;
   rateLimited: number;
+  /** Adaptive concurrency: the limit in force now (null when the concurrency is fixed or nothing runs). */
+  concurrencyLimit: number | null;
   /** Of the current execution while it runs; the average over all execution time once it stopped. 0 when unknown. */
   itemsPerMinute: number;
   tokensPerSecond: number;
@@ -45,6 +47,7 @@ export interface LiveStatsInput {
   inFlight: number;
   retryingNow: number;
   rateLimitedNow: number;
+  concurrencyLimitNow?: number | null;
   resumedAt: Date | null;
   resumedDone: number;
   activeMs: number;
@@ -84,6 +87,7 @@ export function computeLiveStats(run: LiveStatsInput, now: Date): LiveStats {
     inFlight: executing ? run.inFlight : 0,
     retrying: executing ? run.retryingNow : 0,
     rateLimited: executing ? run.rateLimitedNow : 0,
+    concurrencyLimit: executing ? (run.concurrencyLimitNow ?? null) : null,
     itemsPerMinute: itemsPerSecond * 60,
     tokensPerSecond: tokensPerItem * itemsPerSecond,
     etaSeconds: executing && itemsPerSecond > 0 ? remaining / itemsPerSecond : null,

@@ -14,7 +14,7 @@ function view(overrides: Partial<RunWithNames> = {}): RunWithNames {
     id, name: null, datasetId: 1, datasetName: "dev", skillVersionId: 10, skillId: 5, skillName: "qa", skillVersion: 1,
     status: "completed", source: "executed", backend: "openai", model: "m", config: RunConfigSchema.parse({ model: { backend: "openai" }, settings: {} }),
     systemPrompt: "", error: null, itemsTotal: 10, nDone: 10, emSum: 5, f1Sum: 6, subEmSum: 7, nAgentOk: 10, nErrors: 0, nTimeouts: 0,
-    promptTokens: 0, completionTokens: 0, latencyMsSum: 0, retries: 0, rateLimited: 0, inFlight: 0, retryingNow: 0, rateLimitedNow: 0,
+    promptTokens: 0, completionTokens: 0, latencyMsSum: 0, retries: 0, rateLimited: 0, inFlight: 0, retryingNow: 0, rateLimitedNow: 0, concurrencyLimitNow: null,
     workerId: null, heartbeatAt: null, cancelRequestedAt: null, createdAt: T0, startedAt: T0, resumedAt: T0, resumedDone: 0,
     finishedAt: new Date(T0.getTime() + id * 1000), activeMs: 1000,
     ...overrides,

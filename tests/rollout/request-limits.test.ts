@@ -30,7 +30,11 @@ describe("adaptive concurrency", () => {
     server.setOptions({ faults: { pick: (ctx) => (ctx.requestIndex >= 100 && ctx.requestIndex < 300 ? { kind: "status", status: 429, retryAfter: "0" } : undefined) } });
     const run = await createStoredRun(t.db, { items: makeItems(900), baseURL: server.baseURL, settings: { concurrency: 32, adaptiveConcurrency: true, concurrencyFloor: 2, maxRetries: 20 } });
     const sampler = sampleInFlight();
+    // The limit in force is a live gauge on the run's row, as the run page reads it.
+    const limits: number[] = [];
+    const gauge = setInterval(() => void getRun(t.db, run.id).then((row) => row.concurrencyLimitNow !== null && limits.push(row.concurrencyLimitNow)), 20);
     const done = await executeRun(t.db, run.id);
+    clearInterval(gauge);
     const samples = sampler.stop();
     const inFlightWhile = (from: number, to: number) => samples.filter((s) => s.requests >= from && s.requests < to).map((s) => s.inFlight);
     expect(done.status).toBe("completed");
@@ -43,6 +47,10 @@ describe("adaptive concurrency", () => {
     expect(Math.max(...inFlightWhile(40, 100))).toBeGreaterThanOrEqual(30);
     expect(Math.max(...inFlightWhile(250, 300))).toBeLessThanOrEqual(4);
     expect(Math.max(...inFlightWhile(800, 1200))).toBeGreaterThanOrEqual(12);
+    expect(limits[0]).toBe(32);
+    expect(Math.min(...limits)).toBeLessThanOrEqual(4);
+    expect(limits.at(-1)!).toBeGreaterThan(Math.min(...limits));
+    expect((await getRun(t.db, run.id)).concurrencyLimitNow).toBeNull();
   }, 60_000);
 });
 

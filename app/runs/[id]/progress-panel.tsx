@@ -46,7 +46,7 @@ export function ProgressPanel({ stats, active, queued, measured }: { stats: Live
         <Tile label="Wrong" value={formatCount(stats.wrong)} tone="bad" />
         <Tile label="Errors" value={formatCount(stats.errors)} tone={stats.errors ? "bad" : undefined} />
         <Tile label="Timeouts" value={formatCount(stats.timeouts)} tone={stats.timeouts ? "warn" : undefined} />
-        <Tile label="In flight now" value={formatCount(stats.inFlight)} />
+        <Tile label="In flight now" value={stats.concurrencyLimit === null ? formatCount(stats.inFlight) : `${formatCount(stats.inFlight)} of limit ${formatCount(stats.concurrencyLimit)}`} />
         <Tile label="Retrying now" value={formatCount(stats.retrying)} tone={stats.retrying ? "warn" : undefined} />
         <Tile label="Rate-limited now" value={formatCount(stats.rateLimited)} tone={stats.rateLimited ? "warn" : undefined} />
       </dl>
