@@ -27,20 +27,10 @@ import tempfile
 import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SKILLOPT_DIR = os.environ.get("SKILLOPT_DIR", "/work/shared/seed/skillopt")
 OUT = os.path.join(ROOT, "tests", "fixtures", "golden", "optimize-loop.json")
 
-_openai = types.ModuleType("openai")
-
-
-class _Unavailable:
-    def __init__(self, *args, **kwargs):
-        raise RuntimeError("openai is stubbed in record_loop.py")
-
-
-_openai.__getattr__ = lambda name: _Unavailable  # type: ignore[attr-defined]
-sys.modules["openai"] = _openai
-sys.path.insert(0, SKILLOPT_DIR)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_env import SEED_DIR as SKILLOPT_DIR  # noqa: E402  (makes upstream importable)
 
 from skillopt.engine import trainer  # noqa: E402
 from skillopt.envs.searchqa import rollout  # noqa: E402

@@ -3,7 +3,7 @@
 Run from the repository root:  python3 tests/optimize/golden/record_prompts.py
 It writes tests/fixtures/golden/optimize-prompts.json. Do not edit that file by hand.
 
-The upstream code is imported from ../shared/seed/skillopt (override with SKILLOPT_DIR). Its model package
+The upstream code is imported from ../shared/seed/skillopt (override with SKILLOPT_SEED_DIR). Its model package
 imports the `openai` client library, which this machine does not have; only that module is stubbed (nothing in
 the recorded paths uses it). Model calls are replaced by fakes that capture (system, user) and return canned
 replies: `chat_target` for the SearchQA rollout (so the prediction files are written by upstream's own
@@ -21,20 +21,10 @@ import tempfile
 import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SKILLOPT_DIR = os.environ.get("SKILLOPT_DIR", "/work/shared/seed/skillopt")
 OUT = os.path.join(ROOT, "tests", "fixtures", "golden", "optimize-prompts.json")
 
-_openai = types.ModuleType("openai")
-
-
-class _Unavailable:
-    def __init__(self, *args, **kwargs):
-        raise RuntimeError("openai is stubbed in record_prompts.py")
-
-
-_openai.__getattr__ = lambda name: _Unavailable  # type: ignore[attr-defined]
-sys.modules["openai"] = _openai
-sys.path.insert(0, SKILLOPT_DIR)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_env import SEED_DIR as SKILLOPT_DIR  # noqa: E402  (makes upstream importable)
 
 from skillopt.engine import trainer  # noqa: E402
 from skillopt.envs.searchqa import rollout  # noqa: E402
