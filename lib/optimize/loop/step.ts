@@ -189,7 +189,7 @@ function gateStateOf(state: LoopState) {
 
 function applyGate(state: LoopState, decision: GateDecision, globalStep: number, key: string): void {
   const result: GateResult = decision.result;
-  Object.assign(state, gateStateOf(result as unknown as LoopState));
+  Object.assign(state, { currentSkill: result.currentSkill, currentScore: result.currentScore, bestSkill: result.bestSkill, bestScore: result.bestScore, bestStep: result.bestStep });
   if (ACCEPTED.has(result.action)) state.currentOrigin = key.replace("step:", "step_");
   if (result.action === "accept_new_best" || (result.action === "force_accept" && state.bestStep === globalStep)) state.bestOrigin = state.currentOrigin;
 }
