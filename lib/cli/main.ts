@@ -36,7 +36,7 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
       [--diagnostic-instruction TEXT] [--adaptive-concurrency [--concurrency-floor N]] [--rpm N] [--tpm N] [--cache]
-      [--name NAME] [--resume RUN_ID]
+      [--trials K] [--name NAME] [--resume RUN_ID]
   optimize start --train FILE|ID --val FILE|ID [--test FILE|ID] --skill FILE|ID [run's model options]
       [--optimizer-backend openai|azure] [--optimizer-model M] [--optimizer-base-url URL] [--optimizer-concurrency N]
       [--epochs N] [--batch-size N] [--accumulation N] [--minibatch-size N] [--merge-batch-size N]

@@ -11,6 +11,7 @@ export * from "./run-records";
 export * from "./run-lease";
 export * from "./skills";
 export * from "./run-item-exec";
+export * from "./run-trials";
 export * from "./explorer-search";
 export * from "./item-neighbours";
 export * from "./explorer-page";

@@ -23,11 +23,22 @@ export async function getItemOrdinals(db: Db, datasetId: number, externalIds: re
  * The selected items of a dataset that the run has no result for yet, in dataset order, read a page at a time: a run
  * holds only the page it is working through, whatever the size of the dataset. Results stored while it reads (for items
  * it already handed out) do not change what it reads next.
+ *
+ * With repeated trials, trial 1 of every item comes first, then trial 2 of every item, and so on: a run stopped early
+ * has covered the items evenly, and its first pass is a plain run of the dataset.
  */
 export async function* iteratePendingItems(
   db: Db,
+  input: { datasetId: number; runId: number; selection: OrdinalSelection; trials?: number; pageSize?: number },
+): AsyncGenerator<StoredDatasetItem & { trial: number }> {
+  for (let trial = 1; trial <= (input.trials ?? 1); trial++) yield* iteratePendingTrial(db, input, trial);
+}
+
+async function* iteratePendingTrial(
+  db: Db,
   input: { datasetId: number; runId: number; selection: OrdinalSelection; pageSize?: number },
-): AsyncGenerator<StoredDatasetItem> {
+  trial: number,
+): AsyncGenerator<StoredDatasetItem & { trial: number }> {
   const { datasetId, runId, selection } = input;
   const pageSize = Math.min(input.pageSize ?? IDS_PER_QUERY, IDS_PER_QUERY);
   let afterOrdinal = -1;
@@ -40,9 +51,9 @@ export async function* iteratePendingItems(
     const rows = await db.datasetItem.findMany({ where, orderBy: { ordinal: "asc" }, take: pageSize });
     if (rows.length === 0) return;
     afterOrdinal = rows[rows.length - 1]!.ordinal;
-    const done = await db.runResult.findMany({ where: { runId, itemId: { in: rows.map((row) => row.externalId) } }, select: { itemId: true } });
+    const done = await db.runResult.findMany({ where: { runId, trial, itemId: { in: rows.map((row) => row.externalId) } }, select: { itemId: true } });
     const doneIds = new Set(done.map((row) => row.itemId));
-    for (const row of rows) if (!doneIds.has(row.externalId)) yield toStoredDatasetItem(row);
+    for (const row of rows) if (!doneIds.has(row.externalId)) yield { ...toStoredDatasetItem(row), trial };
   }
 }
 

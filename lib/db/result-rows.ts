@@ -6,6 +6,7 @@ import type { Db } from "./client";
 export function toStoredResult(row: RunResult): StoredItemResult {
   return {
     itemId: row.itemId,
+    trial: row.trial,
     datasetItemId: row.datasetItemId,
     seq: row.seq,
     question: row.question,
@@ -33,10 +34,16 @@ export function toStoredResult(row: RunResult): StoredItemResult {
   };
 }
 
-/** One item's stored result, or null when the run has none for it. */
-export async function getStoredResult(db: Db, runId: number, itemId: string): Promise<StoredItemResult | null> {
-  const row = await db.runResult.findUnique({ where: { runId_itemId: { runId, itemId } } });
+/** One trial of an item's stored result (the first by default), or null when the run has none for it. */
+export async function getStoredResult(db: Db, runId: number, itemId: string, trial = 1): Promise<StoredItemResult | null> {
+  const row = await db.runResult.findUnique({ where: { runId_itemId_trial: { runId, itemId, trial } } });
   return row ? toStoredResult(row) : null;
+}
+
+/** Every trial of an item in a run, in trial order (one row for a run without repeated trials). */
+export async function getItemTrials(db: Db, runId: number, itemId: string): Promise<StoredItemResult[]> {
+  const rows = await db.runResult.findMany({ where: { runId, itemId }, orderBy: { trial: "asc" } });
+  return rows.map(toStoredResult);
 }
 
 /** A run's results in order of completion, a page at a time, so exports of any size stay flat in memory. */
@@ -56,21 +63,35 @@ export interface ItemConversation {
   conversation: ConversationEntry[];
 }
 
-export async function getItemConversation(db: Db, runId: number, itemId: string): Promise<ItemConversation | null> {
-  const row = await db.runItemConversation.findUnique({ where: { runId_itemId: { runId, itemId } } });
+export async function getItemConversation(db: Db, runId: number, itemId: string, trial = 1): Promise<ItemConversation | null> {
+  const row = await db.runItemConversation.findUnique({ where: { runId_itemId_trial: { runId, itemId, trial } } });
   return row ? { userPrompt: row.userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] } : null;
 }
 
 /** Ids bound per IN (…) list: under the driver's 999 bound parameters with room for the rest of the query. */
 export const IDS_PER_QUERY = 500;
 
-/** Conversations for a page of items (exports), keyed by item id. */
-export async function getItemConversations(db: Db, runId: number, itemIds: readonly string[]): Promise<Map<string, ItemConversation>> {
+/** The key of one trial of an item in maps of a page of results (conversations by trial). */
+export function itemTrialKey(itemId: string, trial: number): string {
+  return `${trial}\u0000${itemId}`;
+}
+
+/** Conversations for a page of results (exports), keyed by itemTrialKey(item id, trial). */
+export async function getItemConversations(
+  db: Db,
+  runId: number,
+  results: readonly { itemId: string; trial: number }[],
+): Promise<Map<string, ItemConversation>> {
   const conversations = new Map<string, ItemConversation>();
+  const wanted = new Set(results.map((row) => itemTrialKey(row.itemId, row.trial)));
+  const itemIds = [...new Set(results.map((row) => row.itemId))];
   // In chunks: the driver adapter refuses statements with more than 999 bound parameters.
   for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
     const rows = await db.runItemConversation.findMany({ where: { runId, itemId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } } });
-    for (const row of rows) conversations.set(row.itemId, { userPrompt: row.userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] });
+    for (const row of rows) {
+      const key = itemTrialKey(row.itemId, row.trial);
+      if (wanted.has(key)) conversations.set(key, { userPrompt: row.userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] });
+    }
   }
   return conversations;
 }
@@ -79,12 +100,6 @@ export async function getItemConversations(db: Db, runId: number, itemIds: reado
 export async function getLastSeq(db: Db, runId: number): Promise<number> {
   const last = await db.runResult.findFirst({ where: { runId }, orderBy: { seq: "desc" }, select: { seq: true } });
   return last?.seq ?? 0;
-}
-
-/** Item ids that already have a result: the seed's resume skips them. */
-export async function getCompletedItemIds(db: Db, runId: number): Promise<Set<string>> {
-  const rows = await db.runResult.findMany({ where: { runId }, select: { itemId: true } });
-  return new Set(rows.map((row) => row.itemId));
 }
 
 /**

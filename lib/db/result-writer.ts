@@ -94,10 +94,10 @@ export class ResultWriter {
         const { lastInsertRowid } = insertResult.run(RESULT_COLUMNS.map((column) => row[column]));
         // The item explorer's search index (same transaction, so never out of step); gold answers one per line.
         indexResult.run(lastInsertRowid, row.question, r.goldAnswers.length > 0 ? r.goldAnswers.join("\n") : null, row.predictedAnswer, row.response);
-        insertConversation.run(runId, r.itemId, r.userPrompt, JSON.stringify(r.conversation));
+        insertConversation.run(runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation));
         // Agent runs: the exec details of each item, in the same transaction as its row.
         if (r.exec) {
-          const exec = toExecRow(runId, r.itemId, r.exec);
+          const exec = toExecRow(runId, r.itemId, r.trial, r.exec);
           prepared(sqlite, INSERT_EXEC).run(EXEC_COLUMNS.map((column) => exec[column]));
         }
       }
@@ -112,13 +112,13 @@ export class ResultWriter {
 }
 
 const RESULT_COLUMNS = [
-  "runId", "itemId", "datasetItemId", "seq", "status", "phase", "question", "goldAnswersJson", "em", "f1", "subEm",
+  "runId", "itemId", "trial", "datasetItemId", "seq", "status", "phase", "question", "goldAnswersJson", "em", "f1", "subEm",
   "hard", "soft", "cumEm", "cumF1", "cumSubEm", "predictedAnswer", "response", "failReason", "agentOk", "nTurns", "latencyMs", "promptTokens",
   "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt", "cachedFromRunId",
 ] as const;
-const CONVERSATION_COLUMNS = ["runId", "itemId", "userPrompt", "conversationJson"] as const;
+const CONVERSATION_COLUMNS = ["runId", "itemId", "trial", "userPrompt", "conversationJson"] as const;
 const EXEC_COLUMNS = [
-  "runId", "itemId", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
+  "runId", "itemId", "trial", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
   "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
 ] as const;
 const insertSql = (table: string, columns: readonly string[]) =>
@@ -150,6 +150,7 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
   return {
     runId,
     itemId: r.itemId,
+    trial: r.trial,
     datasetItemId: r.datasetItemId,
     seq: r.seq,
     status: r.status,
@@ -182,10 +183,11 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
   };
 }
 
-function toExecRow(runId: number, itemId: string, e: ItemExecRecord): Record<(typeof EXEC_COLUMNS)[number], SqlValue> {
+function toExecRow(runId: number, itemId: string, trial: number, e: ItemExecRecord): Record<(typeof EXEC_COLUMNS)[number], SqlValue> {
   return {
     runId,
     itemId,
+    trial,
     agent: e.agent,
     commandJson: JSON.stringify(e.command),
     outcome: e.outcome,

@@ -1,5 +1,6 @@
 import type { Db } from "./client";
 import { unindexResultsByStatus } from "./explorer-search";
+import { IDS_PER_QUERY } from "./result-rows";
 import { getRun, refuseImported, type RunRecord } from "./run-records";
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
@@ -25,12 +26,19 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
   refuseImported(run);
   if (run.status === "running" || run.status === "queued") throw new Error(`run ${runId} is ${run.status}; wait for it to stop first`);
   const removed = await db.$transaction(async (tx) => {
-    const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true } });
-    const itemIds = failed.map((row) => row.itemId);
+    const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true, trial: true } });
     await unindexResultsByStatus(tx, runId, ["error", "timeout"]);
-    await tx.runItemConversation.deleteMany({ where: { runId, itemId: { in: itemIds } } });
-    await tx.runItemExec.deleteMany({ where: { runId, itemId: { in: itemIds } } });
-    await tx.runResult.deleteMany({ where: { runId, itemId: { in: itemIds } } });
+    // Each failed trial goes (other trials of the same item stay), in chunks under the driver's bound-parameter limit.
+    const byTrial = new Map<number, typeof failed>();
+    for (const row of failed) byTrial.set(row.trial, [...(byTrial.get(row.trial) ?? []), row]);
+    for (const [trial, rows] of byTrial) {
+      for (let start = 0; start < rows.length; start += IDS_PER_QUERY) {
+        const where = { runId, trial, itemId: { in: rows.slice(start, start + IDS_PER_QUERY).map((row) => row.itemId) } };
+        await tx.runItemConversation.deleteMany({ where });
+        await tx.runItemExec.deleteMany({ where });
+        await tx.runResult.deleteMany({ where });
+      }
+    }
     // Renumber and re-accumulate in completion order, so the curve stays a function of items completed.
     await tx.$executeRaw`
       UPDATE "RunResult" SET seq = w.rn, cumEm = w.ce, cumF1 = w.cf, cumSubEm = w.cs
@@ -52,7 +60,7 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
         latencyMsSum: totals._sum.latencyMs ?? 0,
       },
     });
-    return itemIds.length;
+    return failed.length;
   });
   return { run: await getRun(db, runId), removed };
 }

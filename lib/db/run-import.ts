@@ -22,7 +22,10 @@ export async function storeImportedRun(
   db: Db,
   input: { name: string | null; datasetId: number; skillVersionId: number; systemPrompt: string; results: readonly ItemResult[] },
 ): Promise<RunRecord> {
-  const config = RunConfigSchema.parse({ model: { backend: IMPORTED_BACKEND }, settings: {} });
+  // A Skillboard export of a run with repeated trials carries each row's trial: the run is stored with as many.
+  let trials = 1;
+  for (const r of input.results) trials = Math.max(trials, r.trial);
+  const config = RunConfigSchema.parse({ model: { backend: IMPORTED_BACKEND }, settings: { trials } });
   const run = await db.run.create({
     data: {
       name: input.name,

@@ -22,9 +22,9 @@ function toRecord(row: RunItemExec): ItemExecRecord {
   };
 }
 
-/** The exec details of an item of an agent run, or null (a chat run, or no result yet). */
-export async function getItemExec(db: Db, runId: number, itemId: string): Promise<ItemExecRecord | null> {
-  const row = await db.runItemExec.findUnique({ where: { runId_itemId: { runId, itemId } } });
+/** The exec details of one trial of an item of an agent run, or null (a chat run, or no result yet). */
+export async function getItemExec(db: Db, runId: number, itemId: string, trial = 1): Promise<ItemExecRecord | null> {
+  const row = await db.runItemExec.findUnique({ where: { runId_itemId_trial: { runId, itemId, trial } } });
   return row ? toRecord(row) : null;
 }
 

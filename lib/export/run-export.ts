@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { getItemConversations, iterateRunResultPages, iterateViewResultPages, type Db, type ItemView } from "../db";
+import { getItemConversations, itemTrialKey, iterateRunResultPages, iterateViewResultPages, type Db, type ItemView } from "../db";
 import type { StoredItemResult } from "../runs/types";
 import { pyJsonDumps } from "./python-json";
 import { toSeedRow } from "./seed-rows";
@@ -14,7 +14,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 const CSV_COLUMNS = [
-  "id", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "status",
+  "id", "trial", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "status",
   "fail_reason", "latency_ms", "prompt_tokens", "completion_tokens", "turns",
 ] as const;
 
@@ -31,7 +31,7 @@ export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = { csv: "csv", jso
  * the same for every item, so it is in the summary (`run.system_prompt`), not repeated in each row.
  */
 export const JSONL_KEYS = [
-  "id", "seq", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "hard", "soft", "status", "phase",
+  "id", "trial", "seq", "question", "gold_answers", "predicted_answer", "em", "f1", "sub_em", "hard", "soft", "status", "phase",
   "response", "fail_reason", "agent_ok", "n_turns", "latency_ms", "prompt_tokens", "completion_tokens", "attempts",
   "retries", "rate_limited", "started_at", "finished_at", "user_prompt", "conversation",
 ] as const;
@@ -49,13 +49,14 @@ export async function* exportRunResults(db: Db, runId: number, format: ExportFor
   const pageSize = options.pageSize ?? 200;
   const pages = options.view ? iterateViewResultPages(db, runId, options.view, pageSize) : iterateRunResultPages(db, runId, pageSize);
   for await (const page of pages) {
-    if (format === "seed") yield page.map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
+    // The seed's results.jsonl has one row per item: of a run with repeated trials it holds the first trial.
+    if (format === "seed") yield page.filter((row) => row.trial === 1).map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
     else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: FORMULA_START })}\r\n`;
     else {
-      const conversations = await getItemConversations(db, runId, page.map((row) => row.itemId));
+      const conversations = await getItemConversations(db, runId, page);
       yield page
         .map((row) => {
-          const conversation = conversations.get(row.itemId);
+          const conversation = conversations.get(itemTrialKey(row.itemId, row.trial));
           return `${JSON.stringify({ ...toJsonRow(row), user_prompt: conversation?.userPrompt ?? "", conversation: conversation?.conversation ?? [] })}\n`;
         })
         .join("");
@@ -65,7 +66,7 @@ export async function* exportRunResults(db: Db, runId: number, format: ExportFor
 
 function toCsvRow(r: StoredItemResult): (string | number)[] {
   return [
-    r.itemId, r.question, JSON.stringify(r.goldAnswers), r.predictedAnswer, r.em, r.f1, r.subEm, r.status,
+    r.itemId, r.trial, r.question, JSON.stringify(r.goldAnswers), r.predictedAnswer, r.em, r.f1, r.subEm, r.status,
     r.failReason, Math.round(r.latencyMs), r.promptTokens, r.completionTokens, r.nTurns,
   ];
 }
@@ -73,6 +74,7 @@ function toCsvRow(r: StoredItemResult): (string | number)[] {
 function toJsonRow(r: StoredItemResult) {
   return {
     id: r.itemId,
+    trial: r.trial,
     seq: r.seq,
     question: r.question,
     gold_answers: r.goldAnswers,

@@ -16,7 +16,7 @@ import { readLines, type LineSource } from "./read-lines";
 export type ImportedResult = Omit<ItemResult, "datasetItemId"> & { line: number };
 
 export interface ParsedResults {
-  /** One per item id, the last row of each (as a resumed seed run leaves them), in file order of those rows. */
+  /** One per item id and trial, the last row of each (as a resumed seed run leaves them), in file order of those rows. */
   results: ImportedResult[];
   /** Rows replaced by a later row with the same id. */
   duplicatesDropped: number;
@@ -48,7 +48,7 @@ const ConversationEntry = z.union([
 ]);
 
 const SkillboardRow = z.object({
-  id: Id, seq: z.number().int().min(1), question: Text, gold_answers: Strings, predicted_answer: Text,
+  id: Id, trial: z.number().int().min(1).max(100).default(1), seq: z.number().int().min(1), question: Text, gold_answers: Strings, predicted_answer: Text,
   em: Score, f1: Score, sub_em: Score, hard: z.number().int(), soft: z.number(),
   status: z.enum(["correct", "wrong", "error", "timeout"]), phase: z.enum(["timeout", "error"]).nullable(),
   response: Text, fail_reason: Text, agent_ok: z.boolean(), n_turns: Count, latency_ms: z.number().min(0),
@@ -93,9 +93,10 @@ export async function parseResultsStream(source: LineSource, file: string, now: 
     if (!result) continue;
     rows += 1;
     formats[result.kind] += 1;
-    // Keep the last row of an id, placed where that row is.
-    byId.delete(result.row.itemId);
-    byId.set(result.row.itemId, result.row);
+    // Keep the last row of an id (and trial), placed where that row is.
+    const key = `${result.row.trial}\u0000${result.row.itemId}`;
+    byId.delete(key);
+    byId.set(key, result.row);
   }
   if (issues.count > 0) throw issues.toError(file);
   if (byId.size === 0) throw issuesError(file, "the file has no result rows");
@@ -119,7 +120,7 @@ function toResult(value: Record<string, unknown>, line: number, now: Date, issue
   }
   const timing = { latencyMs: 0, promptTokens: 0, completionTokens: 0, attempts: 0, retries: 0, rateLimited: 0, startedAt: now, finishedAt: now };
   const commonOf = (data: z.infer<typeof SeedBatchRow> | z.infer<typeof SeedRow>) => ({
-    line, itemId: data.id, question: data.question, hard: data.hard, soft: data.soft, predictedAnswer: data.predicted_answer,
+    line, itemId: data.id, trial: 1, question: data.question, hard: data.hard, soft: data.soft, predictedAnswer: data.predicted_answer,
     response: data.response, failReason: data.fail_reason, agentOk: data.agent_ok, nTurns: data.n_turns, userPrompt: "", conversation: [],
     ...timing,
   });
@@ -139,7 +140,7 @@ function toResult(value: Record<string, unknown>, line: number, now: Date, issue
 
 function fromSkillboard(r: z.infer<typeof SkillboardRow>, line: number): ImportedResult {
   return {
-    line, itemId: r.id, question: r.question, goldAnswers: r.gold_answers, em: r.em, f1: r.f1, subEm: r.sub_em, hard: r.hard, soft: r.soft,
+    line, itemId: r.id, trial: r.trial, question: r.question, goldAnswers: r.gold_answers, em: r.em, f1: r.f1, subEm: r.sub_em, hard: r.hard, soft: r.soft,
     predictedAnswer: r.predicted_answer, response: r.response, failReason: r.fail_reason, agentOk: r.agent_ok, nTurns: r.n_turns,
     status: r.status, phase: r.phase, latencyMs: r.latency_ms, promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens,
     attempts: r.attempts, retries: r.retries, rateLimited: r.rate_limited, startedAt: new Date(r.started_at), finishedAt: new Date(r.finished_at),

@@ -1,4 +1,4 @@
-import type { ItemResult, RolloutItem } from "../runs/types";
+import { trialOf, type ItemResult, type RolloutItem } from "../runs/types";
 
 /** The seed's _timeout_result: the per-item task timeout fired before the item finished. */
 export function timeoutResult(item: RolloutItem, startedAt: Date, taskTimeoutS: number): ItemResult {
@@ -26,6 +26,7 @@ function emptyRow(item: RolloutItem, startedAt: Date): Omit<ItemResult, "failRea
   const finishedAt = new Date();
   return {
     itemId: item.id,
+    trial: trialOf(item),
     datasetItemId: item.datasetItemId,
     question: item.question,
     goldAnswers: item.answers,

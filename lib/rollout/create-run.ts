@@ -26,7 +26,8 @@ export async function createRunFor(db: Db, input: CreateRunInput): Promise<RunRe
   const config = RunConfigSchema.parse(input.config);
   const [skill, dataset] = await Promise.all([getSkillVersion(db, input.skillVersionId), getDataset(db, input.datasetId)]);
   // Counted from the dataset's size (and the listed ids' places), not by reading its items.
-  const itemsTotal = selectionSize(await planRunSelection(db, dataset, config.settings));
+  // Each trial of an item is a result of its own.
+  const itemsTotal = selectionSize(await planRunSelection(db, dataset, config.settings)) * config.settings.trials;
   if (itemsTotal === 0) throw new Error(`dataset ${dataset.id} has no items to run`);
   const common = { name: input.name, datasetId: dataset.id, skillVersionId: skill.id, config, itemsTotal, leaseFor: input.leaseFor };
   if (config.model.backend === "agent") {

@@ -49,10 +49,10 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
   try {
     // The items are paged from the database as the workers take them: memory holds those in flight, not the run.
     const selection = await planRunSelection(db, await getDataset(db, run.datasetId), settings);
-    const total = selectionSize(selection);
+    const total = selectionSize(selection) * settings.trials;
     const done = await countRunResults(db, runId);
     if (done > 0 && done < total) options.onEvent?.({ kind: "resuming", done, total });
-    const pending = iteratePendingItems(db, { datasetId: run.datasetId, runId, selection });
+    const pending = iteratePendingItems(db, { datasetId: run.datasetId, runId, selection, trials: settings.trials });
 
     const backend = run.config.model.backend;
     const agent =
@@ -63,6 +63,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     // The same shared gate the model passes each attempt through: its limit is shown as a live gauge.
     const gate = backend === "agent" || options.model ? undefined : requestGateForRun(run.config);
     const model = baseModel && settings.cache ? cachedChatModel(db, baseModel, { runId, baseURL: run.config.model.baseURL }) : baseModel;
+    // Trials after the first are there to sample the model again: they never take a reply from the cache.
     writer = new ResultWriter(
       db,
       runId,
@@ -83,6 +84,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     const outcome = await runBatch({
       items: pending,
       model,
+      resampleModel: baseModel,
       agent,
       systemPrompt: run.systemPrompt,
       // An agent may cap how many of its processes run at once.

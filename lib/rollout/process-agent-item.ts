@@ -7,7 +7,7 @@ import { emFailReason, evaluate, evaluationRecord } from "../eval";
 import { FatalModelError } from "../model";
 import { buildUserPrompt } from "../prompts";
 import type { RunSettings } from "../runs/run-config";
-import type { ConversationEntry, ItemExecRecord, ItemResult, RolloutItem } from "../runs/types";
+import { trialItemKey, trialOf, type ConversationEntry, type ItemExecRecord, type ItemResult, type RolloutItem } from "../runs/types";
 
 /** What an agent run needs for every item; built once per execution (lib/rollout/agent-backend.ts). */
 export interface AgentItemBackend {
@@ -54,7 +54,7 @@ export interface ProcessAgentItemContext {
  * group and are rethrown. The workspace of a correct item is deleted unless the run keeps workspaces.
  */
 export async function processAgentItem(item: RolloutItem, context: ProcessAgentItemContext): Promise<ItemResult> {
-  const home = itemAgentHomeDirectory(context.backend.dataDir, context.backend.runId, item.id);
+  const home = itemAgentHomeDirectory(context.backend.dataDir, context.backend.runId, trialItemKey(item.id, trialOf(item)));
   try {
     return await runAgentTurns(item, context, home);
   } finally {
@@ -68,8 +68,10 @@ async function runAgentTurns(item: RolloutItem, context: ProcessAgentItemContext
   const { agent } = backend;
   const trace = context.trace ?? {};
   const startedAt = new Date();
-  const dir = itemWorkspaceDirectory(backend.dataDir, backend.runId, item.id);
-  const groupFile = itemAgentGroupFile(backend.dataDir, backend.runId, item.id);
+  // Each trial of an item works in its own folder.
+  const key = trialItemKey(item.id, trialOf(item));
+  const dir = itemWorkspaceDirectory(backend.dataDir, backend.runId, key);
+  const groupFile = itemAgentGroupFile(backend.dataDir, backend.runId, key);
   // Resuming after a Skillboard that was killed outright: its agent for this item may still be at work in `dir`.
   killLeftoverAgentGroup(groupFile, dir);
   const capBytes = agent.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
@@ -83,7 +85,7 @@ async function runAgentTurns(item: RolloutItem, context: ProcessAgentItemContext
   const row = (fields: Pick<ItemResult, "failReason" | "status" | "phase">, exec: ItemExecRecord): ItemResult => {
     const finishedAt = new Date();
     return {
-      itemId: item.id, datasetItemId: item.datasetItemId, question: item.question, goldAnswers: item.answers,
+      itemId: item.id, trial: trialOf(item), datasetItemId: item.datasetItemId, question: item.question, goldAnswers: item.answers,
       em: 0, f1: 0, subEm: 0, hard: 0, soft: 0, predictedAnswer: "", response: "", agentOk: false, nTurns: 0,
       latencyMs: finishedAt.getTime() - startedAt.getTime(), ...usage,
       attempts: invocations, retries: 0, rateLimited: 0, startedAt, finishedAt, userPrompt: taskText, conversation, exec,
@@ -152,7 +154,7 @@ async function runAgentTurns(item: RolloutItem, context: ProcessAgentItemContext
   }
   const finishedAt = new Date();
   return {
-    itemId: item.id, datasetItemId: item.datasetItemId, question: item.question, goldAnswers: item.answers,
+    itemId: item.id, trial: trialOf(item), datasetItemId: item.datasetItemId, question: item.question, goldAnswers: item.answers,
     em: scores.em, f1: scores.f1, subEm: scores.subEm, hard: Math.trunc(scores.em), soft: scores.f1,
     predictedAnswer: scores.predictedAnswer,
     response,

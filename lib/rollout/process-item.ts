@@ -4,7 +4,7 @@ import type { CallObserver, CallStats, ChatMessage, ChatModel } from "../model/t
 import { buildRefinementPrompt, buildUserPrompt } from "../prompts";
 import { processAgentItem, type AgentItemBackend, type ItemTrace } from "./process-agent-item";
 import type { RunSettings } from "../runs/run-config";
-import type { ConversationEntry, ItemResult, RolloutItem } from "../runs/types";
+import { trialOf, type ConversationEntry, type ItemResult, type RolloutItem } from "../runs/types";
 
 export interface ProcessItemContext {
   /** The chat path's model; not needed when `agent` is given. */
@@ -50,6 +50,7 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
   ];
   const base = {
     itemId: item.id,
+    trial: trialOf(item),
     datasetItemId: item.datasetItemId,
     question: item.question,
     goldAnswers: item.answers,

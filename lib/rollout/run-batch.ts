@@ -5,7 +5,7 @@ import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
 import type { AgentItemBackend, ItemTrace } from "./process-agent-item";
 import { processItem } from "./process-item";
 import { effectiveTaskTimeoutS, type RunSettings } from "../runs/run-config";
-import type { ItemResult, RolloutItem } from "../runs/types";
+import { trialOf, type ItemResult, type RolloutItem } from "../runs/types";
 
 /** Calls under way right now, how many of them are waiting to retry, and how many of those were rate-limited. */
 export interface LiveGauges {
@@ -19,6 +19,8 @@ export interface RunBatchOptions {
   items: Iterable<RolloutItem> | AsyncIterable<RolloutItem>;
   /** The chat model; agent runs give `agent` instead. */
   model?: ChatModel;
+  /** Repeated trials: the model for trials after the first, when it differs (the model without the response cache). */
+  resampleModel?: ChatModel;
   agent?: AgentItemBackend;
   systemPrompt: string;
   settings: RunSettings;
@@ -81,7 +83,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
       // The race frees the worker at the deadline even if a provider ignores its abort signal.
       return await Promise.race([
         processItem(item, {
-          model: options.model,
+          model: trialOf(item) > 1 && options.resampleModel ? options.resampleModel : options.model,
           agent: options.agent,
           trace,
           systemPrompt: options.systemPrompt,

@@ -38,6 +38,11 @@ export const RunSettingsSchema = z.object({
    * replies are stored. Off by default: a re-run usually wants fresh samples.
    */
   cache: z.boolean().default(false),
+  /**
+   * Repeated trials: each item is sampled this many times, each trial its own result row. Trials after the first never
+   * use the response cache (they are there to sample again).
+   */
+  trials: z.number().int().min(1).max(100).default(1),
   /** Caps applied before each request is sent (providers publish RPM and TPM limits). */
   requestsPerMinute: z.number().positive().max(1_000_000).optional(),
   tokensPerMinute: z.number().positive().max(1_000_000_000).optional(),

@@ -45,3 +45,50 @@ export function itemLevelMean(itemMeans: readonly number[]): { mean: number; sta
   const variance = itemMeans.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1);
   return { mean, standardError: Math.sqrt(variance / n) };
 }
+
+/** One item's trials in a run: how many there are, how many were right (EM 1), and the sum of their EM. */
+export interface ItemTrialCounts {
+  trials: number;
+  correct: number;
+  emSum: number;
+}
+
+/** What the run page and the CLI say about a run with repeated trials. */
+export interface TrialSummary {
+  /** The trials per item the run was asked for. */
+  k: number;
+  items: number;
+  alwaysRight: number;
+  alwaysWrong: number;
+  flaky: number;
+  /** Over the items with all k trials done (null while none has): the chance one of k / all k trials are right. */
+  passAtK: number | null;
+  passHatK: number | null;
+  /** Items with all k trials done. */
+  complete: number;
+  /** EM as the mean of item means, with its standard error over items. */
+  em: { mean: number; standardError: number | null };
+}
+
+export function summarizeTrials(items: readonly ItemTrialCounts[], k: number): TrialSummary {
+  const summary = { k, items: items.length, alwaysRight: 0, alwaysWrong: 0, flaky: 0, complete: 0 };
+  let passAt = 0;
+  let passHat = 0;
+  for (const item of items) {
+    const consistency = consistencyOf(item.correct, item.trials);
+    if (consistency === "always_right") summary.alwaysRight++;
+    else if (consistency === "always_wrong") summary.alwaysWrong++;
+    else summary.flaky++;
+    if (item.trials >= k) {
+      summary.complete++;
+      passAt += passAtK(item.correct, item.trials, k);
+      passHat += passHatK(item.correct, item.trials, k);
+    }
+  }
+  return {
+    ...summary,
+    passAtK: summary.complete > 0 ? passAt / summary.complete : null,
+    passHatK: summary.complete > 0 ? passHat / summary.complete : null,
+    em: itemLevelMean(items.map((item) => item.emSum / item.trials)),
+  };
+}

@@ -11,11 +11,28 @@ export type ConversationEntry =
 /** An item of the run's dataset, with its row id in the database. */
 export interface RolloutItem extends DatasetItem {
   datasetItemId: number;
+  /** 1-based trial of a run with repeated trials (1 when absent). */
+  trial?: number;
+}
+
+/** The trial an item of a run stands for. */
+export function trialOf(item: Pick<RolloutItem, "trial">): number {
+  return item.trial ?? 1;
+}
+
+/**
+ * A key naming one trial of an item where files live per item (agent workspaces): the item id itself for trial 1,
+ * so runs without repeated trials keep the folders they always had.
+ */
+export function trialItemKey(itemId: string, trial: number): string {
+  return trial === 1 ? itemId : `${itemId}~trial-${trial}`;
 }
 
 /** The seed's result row (id, question, em, f1, sub_em, hard, soft, …) plus what the dashboard needs. */
 export interface ItemResult {
   itemId: string;
+  /** 1-based trial (each trial of an item is its own row). */
+  trial: number;
   datasetItemId: number;
   question: string;
   goldAnswers: string[];

@@ -117,7 +117,7 @@ describe("results downloads", () => {
 
   it("reads conversations and view rows for pages over the driver's 999 bound parameters", async () => {
     const { getItemConversations } = await import("@/lib/db");
-    const ids = Array.from({ length: 1200 }, (_, index) => `missing-${index}`).concat(results[0]!.itemId);
+    const ids = Array.from({ length: 1200 }, (_, index) => ({ itemId: `missing-${index}`, trial: 1 })).concat({ itemId: results[0]!.itemId, trial: 1 });
     expect((await getItemConversations(t.db, runId, ids)).size).toBe(1);
     const { iterateViewResultPages } = await import("@/lib/db");
     const pages = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consistencyOf, itemLevelMean, passAtK, passHatK } from "@/lib/runs/trials";
+import { consistencyOf, itemLevelMean, passAtK, passHatK, summarizeTrials } from "@/lib/runs/trials";
 
 describe("trials", () => {
   it("classifies items as always right, always wrong or flaky", () => {
@@ -24,5 +24,25 @@ describe("trials", () => {
     // sample variance 1/6 over 4 items: sqrt(1/24)
     expect(standardError).toBeCloseTo(Math.sqrt(1 / 24), 12);
     expect(itemLevelMean([1]).standardError).toBeNull();
+  });
+});
+
+describe("summarizeTrials", () => {
+  it("counts consistency per item and averages pass@k over the items whose k trials are done", () => {
+    const summary = summarizeTrials(
+      [
+        { trials: 3, correct: 3, emSum: 3 },
+        { trials: 3, correct: 0, emSum: 0 },
+        { trials: 3, correct: 1, emSum: 1 },
+        // still running: counted as flaky-or-not from what it has, left out of pass@k
+        { trials: 1, correct: 1, emSum: 1 },
+      ],
+      3,
+    );
+    expect(summary).toMatchObject({ k: 3, items: 4, alwaysRight: 2, alwaysWrong: 1, flaky: 1, complete: 3 });
+    expect(summary.passAtK).toBeCloseTo((1 + 0 + 1) / 3, 12);
+    expect(summary.passHatK).toBeCloseTo((1 + 0 + 0) / 3, 12);
+    expect(summary.em.mean).toBeCloseTo((1 + 0 + 1 / 3 + 1) / 4, 12);
+    expect(summarizeTrials([{ trials: 1, correct: 0, emSum: 0 }], 2).passAtK).toBeNull();
   });
 });

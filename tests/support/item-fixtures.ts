@@ -60,7 +60,7 @@ export function makeItemResults(count: number, options: GeneratedItemsOptions = 
     const context = `[DOC] [TLE] ${gold} [PAR] ${phrase(20)} ${gold} ${phrase(10)}. [DOC] [TLE] ${pick(NAMES)} [PAR] ${phrase(25)}.`;
     const userPrompt = buildUserPrompt({ question, context });
     const base = {
-      itemId: idOf(index), datasetItemId: index + 1, question, goldAnswers: golds, startedAt, finishedAt, latencyMs, userPrompt,
+      itemId: idOf(index), trial: 1, datasetItemId: index + 1, question, goldAnswers: golds, startedAt, finishedAt, latencyMs, userPrompt,
       hard: 0, soft: 0, retries: 0, rateLimited: 0,
     };
     if (outcome === "error" || outcome === "timeout") {

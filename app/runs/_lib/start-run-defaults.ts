@@ -28,6 +28,7 @@ export interface StartRunDefaults {
   limit: string;
   sampleSize: string;
   sampleSeed: string;
+  trials: string;
   name: string;
 }
 
@@ -81,6 +82,7 @@ export function startRunDefaults(input: {
     limit: text(settings.limit),
     sampleSize: text(settings.sample?.size),
     sampleSeed: text(settings.sample?.seed ?? 0),
+    trials: text(settings.trials),
     name: "",
   };
 }

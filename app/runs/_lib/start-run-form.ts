@@ -11,7 +11,7 @@ import { describeBackends } from "@/app/_lib/backends";
 export const START_RUN_FIELDS = [
   "datasetId", "skillVersionId", "backend", "model", "agent", "keepWorkspaces", "concurrency", "maxTurns", "execTimeoutS", "taskTimeoutS",
   "maxCompletionTokens", "maxRetries", "temperature", "adaptiveConcurrency", "cache", "requestsPerMinute", "tokensPerMinute", "diagnosticMode", "diagnosticInstruction", "selection", "limit",
-  "sampleSize", "sampleSeed", "name",
+  "sampleSize", "sampleSeed", "trials", "name",
 ] as const;
 export type StartRunField = (typeof START_RUN_FIELDS)[number];
 
@@ -31,7 +31,7 @@ const LABELS: Record<StartRunField, string> = {
   maxTurns: "Max turns", execTimeoutS: "Model-call timeout", taskTimeoutS: "Task timeout", maxCompletionTokens: "Max completion tokens",
   maxRetries: "Max retries", temperature: "Temperature", adaptiveConcurrency: "Adaptive concurrency", cache: "Response cache",
   requestsPerMinute: "Requests per minute", tokensPerMinute: "Tokens per minute", diagnosticMode: "Diagnostic mode", diagnosticInstruction: "Diagnostic instruction",
-  selection: "Items", limit: "Limit", sampleSize: "Sample size", sampleSeed: "Seed", name: "Name",
+  selection: "Items", limit: "Limit", sampleSize: "Sample size", sampleSeed: "Seed", trials: "Trials per item", name: "Name",
 };
 
 /** A number typed into a text box: required unless `optional`, and a clear message for "abc". */
@@ -72,6 +72,7 @@ export const StartRunFormSchema = z
     limit: numberField("limit", true),
     sampleSize: numberField("sampleSize", true),
     sampleSeed: numberField("sampleSeed", true),
+    trials: numberField("trials", true),
     name: z.string().trim().max(200, "Name is too long").optional(),
   })
   .superRefine((form, ctx) => {
@@ -143,6 +144,7 @@ function toSettings(form: StartRunForm): Record<keyof RunSettings, unknown> {
     sample: form.selection === "sample" ? { size: form.sampleSize, seed: form.sampleSeed ?? 0 } : undefined,
     // Only optimisations pick items by id; the form offers all, the first N or a sample.
     itemIds: undefined,
+    trials: form.trials,
   };
 }
 

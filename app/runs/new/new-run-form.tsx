@@ -82,6 +82,7 @@ export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormP
           <NumberField name="maxRetries" label="Max retries" defaultValue={defaults.maxRetries} error={errors.maxRetries} hint="On 429, 5xx, timeouts." />
           <NumberField name="requestsPerMinute" label="Requests per minute (optional)" defaultValue={defaults.requestsPerMinute} error={errors.requestsPerMinute} hint="Blank: no cap. Applied before each request." />
           <NumberField name="tokensPerMinute" label="Tokens per minute (optional)" defaultValue={defaults.tokensPerMinute} error={errors.tokensPerMinute} hint="Blank: no cap." />
+          <NumberField name="trials" label="Trials per item" defaultValue={defaults.trials} error={errors.trials} hint="1–100. More than 1 samples each item again: consistency, pass@k and pass^k." />
         </div>
         <div className="field">
           <label className={styles.inline}>

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { countCachedResults, newWorkerId, type Db, type RunRecord } from "../../db";
+import { countCachedResults, getItemTrialCounts, newWorkerId, type Db, type RunRecord } from "../../db";
+import { summarizeTrials } from "../../runs/trials";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
 import { batchedLog, CliInputError, logLine, parseIntegerOption, untilInterrupted, writeOut } from "../io";
@@ -13,6 +14,7 @@ const OPTIONS = {
   limit: { type: "string" },
   sample: { type: "string" },
   seed: { type: "string" },
+  trials: { type: "string" },
   resume: { type: "string" },
   ...TARGET_MODEL_OPTIONS,
 } as const;
@@ -51,11 +53,29 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
     logLine(`run ${runId}: ${cached} of ${run.nDone} items answered from the response cache`);
     Object.assign(summary, { cached });
   }
+  // Repeated trials: consistency per item, pass@k and pass^k, and the EM's standard error over items.
+  const k = run.config.settings.trials;
+  if (k > 1) {
+    const trials = summarizeTrials(await getItemTrialCounts(db(), runId), k);
+    logLine(
+      `run ${runId}: ${trials.items} items × ${k} trials: ${trials.alwaysRight} always right, ${trials.alwaysWrong} always wrong, ${trials.flaky} flaky`,
+    );
+    Object.assign(summary, {
+      trials: k,
+      items: trials.items,
+      always_right: trials.alwaysRight,
+      always_wrong: trials.alwaysWrong,
+      flaky: trials.flaky,
+      [`pass_at_${k}`]: trials.passAtK,
+      [`pass_hat_${k}`]: trials.passHatK,
+      em_standard_error: trials.em.standardError,
+    });
+  }
   await writeOut(`${JSON.stringify(summary)}\n`);
   return { completed: 0, failed: 1, cancelled: 3, interrupted: 130, queued: 1, running: 1 }[run.status];
 }
 
-type RunOptionValues = TargetModelOptionValues & Partial<Record<"dataset" | "skill" | "name" | "limit" | "sample" | "seed" | "resume", string>>;
+type RunOptionValues = TargetModelOptionValues & Partial<Record<"dataset" | "skill" | "name" | "limit" | "sample" | "seed" | "trials" | "resume", string>>;
 
 async function createFromOptions(db: Db, values: RunOptionValues, notices: string[], leaseFor: string): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
@@ -65,6 +85,7 @@ async function createFromOptions(db: Db, values: RunOptionValues, notices: strin
   const config = targetConfigFromOptions("run", values, notice, {
     limit: parseIntegerOption("limit", values.limit),
     sample: sampleSize === undefined ? undefined : { size: sampleSize, seed: parseIntegerOption("seed", values.seed) ?? 0 },
+    trials: parseIntegerOption("trials", values.trials),
   });
   const dataset = await resolveDataset(db, values.dataset, notice);
   const skill = await resolveSkillVersion(db, values.skill, notice);

@@ -39,7 +39,7 @@ const OPTION_FOR_SETTING: Record<string, string> = {
   concurrency: "concurrency", maxTurns: "max-turns", limit: "limit", sample: "sample", execTimeoutS: "exec-timeout",
   taskTimeoutS: "task-timeout", taskTimeoutGraceS: "task-timeout-grace", maxRetries: "max-retries",
   maxCompletionTokens: "max-completion-tokens", temperature: "temperature", diagnosticInstruction: "diagnostic-instruction",
-  concurrencyFloor: "concurrency-floor", requestsPerMinute: "rpm", tokensPerMinute: "tpm",
+  concurrencyFloor: "concurrency-floor", requestsPerMinute: "rpm", tokensPerMinute: "tpm", trials: "trials",
 };
 
 /** A key in a server URL would be quoted in every error: refused before anything is stored or called. */

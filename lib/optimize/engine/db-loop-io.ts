@@ -4,7 +4,7 @@
  * learns lives only in memory, so a killed optimisation resumes by replaying the loop from the start.
  */
 import {
-  addSkillVersion, findOptimizationRun, findOptimizerCall, getDataset, getDatasetItems, getItemConversations, getOptimizationStep, getRun, getSkillVersion,
+  addSkillVersion, findOptimizationRun, findOptimizerCall, getDataset, getDatasetItems, getItemConversations, itemTrialKey, getOptimizationStep, getRun, getSkillVersion,
   iterateRunResultPages, linkOptimizationRun, measureOptimizationSpend, saveOptimizationStep, saveOptimizerCall,
   setOptimizationStepApproval, updateOptimizationProgress, type Db,
 } from "../../db";
@@ -186,13 +186,13 @@ export class DbLoopIO implements LoopIO {
   }
 }
 
-/** A run's results with their conversations, by item id. */
+/** A run's results with their conversations, by item id (an optimisation's runs have one trial per item). */
 async function loadRunRows(db: Db, runId: number): Promise<Map<string, ItemResult>> {
   const rows = new Map<string, ItemResult>();
   for await (const page of iterateRunResultPages(db, runId)) {
-    const conversations = await getItemConversations(db, runId, page.map((row) => row.itemId));
+    const conversations = await getItemConversations(db, runId, page);
     for (const row of page) {
-      const conversation = conversations.get(row.itemId);
+      const conversation = conversations.get(itemTrialKey(row.itemId, row.trial));
       rows.set(row.itemId, { ...row, userPrompt: conversation?.userPrompt ?? "", conversation: conversation?.conversation ?? [] });
     }
   }
