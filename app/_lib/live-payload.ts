@@ -1,4 +1,5 @@
-import { countCachedResults, getFailureReasons, getRunCurve, getRunWithNames, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
+import { countCachedResults, getFailureReasons, getItemTrialCounts, getRunCurve, getRunWithNames, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
+import { summarizeTrials, type TrialSummary } from "@/lib/runs/trials";
 import { costOf, loadConfiguredPrices, priceOf } from "@/lib/model/prices";
 import { computeLiveStats, type LiveStats } from "@/lib/runs/live-stats";
 import { toRunSummary, type RunSummary } from "./run-summary";
@@ -13,6 +14,8 @@ export interface RunLivePayload {
   cachedItems: number | null;
   /** What the run's tokens cost at the model's price, and where the price comes from; usd null when no price is known. */
   cost: { usd: number | null; priceSource: string | null };
+  /** Runs with repeated trials: consistency per item, pass@k, pass^k and the item-level EM (null for one trial). */
+  trials: TrialSummary | null;
 }
 
 // Enough points for a smooth line at the chart's width, whatever the run's size: the server downsamples.
@@ -22,12 +25,15 @@ const FAILURE_REASONS_SHOWN = 6;
 /** The live view of a run; a NotFoundError for an unknown run (the route answers 404, the page not-found). */
 export async function loadRunLive(db: Db, runId: number, now: Date = new Date()): Promise<RunLivePayload> {
   const view = await getRunWithNames(db, runId);
-  const [curve, failureReasons, cachedItems] = await Promise.all([
+  const k = view.config.settings.trials;
+  const [curve, failureReasons, cachedItems, trialCounts] = await Promise.all([
     getRunCurve(db, view.id, CURVE_MAX_POINTS),
     getFailureReasons(db, view, FAILURE_REASONS_SHOWN),
     view.config.settings.cache ? countCachedResults(db, view.id) : Promise.resolve(null),
+    k > 1 ? getItemTrialCounts(db, view.id) : Promise.resolve(null),
   ]);
-  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons, cachedItems, cost: runCost(view) };
+  const trials = trialCounts ? summarizeTrials(trialCounts, k) : null;
+  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons, cachedItems, cost: runCost(view), trials };
 }
 
 /** Never a made-up number: a model without a known price (or a broken price table) costs "unknown". */

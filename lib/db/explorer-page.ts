@@ -3,11 +3,12 @@ import { ITEM_FILTERS, ITEMS_PER_PAGE, type ItemFilter, type ItemQuery } from ".
 import type { ItemStatus } from "../runs/types";
 import type { Db } from "./client";
 import { searchModeOf, type SearchMode } from "./explorer-search";
-import { FILTER_COUNTS_SQL, orderBySql, searchScopeSql, viewWhereSql } from "./explorer-sql";
+import { filterCountsSql, orderBySql, searchScopeSql, viewWhereSql } from "./explorer-sql";
 
 /** One row of the item explorer's table: what it shows, never the response or the conversation. */
 export interface RunItemRow {
   itemId: string;
+  trial: number;
   question: string;
   goldAnswers: string[];
   predictedAnswer: string;
@@ -54,6 +55,7 @@ const ERROR_GROUPS_SHOWN = 8;
 interface ResultRow {
   id: number | bigint;
   itemId: string;
+  trial: number | bigint;
   question: string;
   goldAnswersJson: string;
   predictedAnswer: string;
@@ -96,7 +98,7 @@ export async function queryRunItems(db: Db, runId: number, query: ItemQuery, opt
 /** Items per filter within the search, in one pass over the run's covering index. */
 export async function countItemsByFilter(db: Db, runId: number, q: string | undefined): Promise<ItemFilterCounts> {
   const [row] = await db.$queryRaw<Record<ItemFilter, number | bigint>[]>`
-    SELECT ${FILTER_COUNTS_SQL} FROM "RunResult" WHERE ${searchScopeSql(runId, q)}`;
+    SELECT ${filterCountsSql(runId)} FROM "RunResult" WHERE ${searchScopeSql(runId, q)}`;
   return Object.fromEntries(ITEM_FILTERS.map((filter) => [filter, Number(row?.[filter] ?? 0)])) as ItemFilterCounts;
 }
 
@@ -108,7 +110,7 @@ export async function countView(db: Db, runId: number, query: Pick<ItemQuery, "f
 async function readRows(db: Db, ids: number[]): Promise<RunItemRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.$queryRaw<ResultRow[]>`
-    SELECT id, itemId, question, goldAnswersJson, predictedAnswer, em, f1, subEm, status, latencyMs, nTurns, failReason
+    SELECT id, itemId, trial, question, goldAnswersJson, predictedAnswer, em, f1, subEm, status, latencyMs, nTurns, failReason
     FROM "RunResult" WHERE id IN (${Prisma.join(ids)})`;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   return ids.flatMap((id) => {
@@ -120,6 +122,7 @@ async function readRows(db: Db, ids: number[]): Promise<RunItemRow[]> {
 function toItemRow(row: ResultRow): RunItemRow {
   return {
     itemId: row.itemId,
+    trial: Number(row.trial),
     question: row.question,
     goldAnswers: JSON.parse(row.goldAnswersJson) as string[],
     predictedAnswer: row.predictedAnswer,

@@ -7,7 +7,12 @@ import { searchCondition } from "./explorer-search";
  * written on the columns of the explorer's covering indexes (see migration 20261130010000_item_explorer).
  */
 
-const FILTER_SQL: Record<ItemFilter, Prisma.Sql> = {
+/** Items of the run whose trials disagree on EM (some right, some not): the "flaky" filter. */
+function flakyItemsSql(runId: number): Prisma.Sql {
+  return Prisma.sql`itemId IN (SELECT itemId FROM "RunResult" WHERE runId = ${runId} GROUP BY itemId HAVING MIN(em) < 1 AND MAX(em) >= 1)`;
+}
+
+const FILTER_SQL: Record<Exclude<ItemFilter, "flaky">, Prisma.Sql> = {
   all: Prisma.sql`1`,
   failing: Prisma.sql`em = 0`,
   correct: Prisma.sql`status = 'correct'`,
@@ -18,11 +23,17 @@ const FILTER_SQL: Record<ItemFilter, Prisma.Sql> = {
   subem: Prisma.sql`subEm > 0 AND em = 0`,
 };
 
+function filterSql(filter: ItemFilter, runId: number): Prisma.Sql {
+  return filter === "flaky" ? flakyItemsSql(runId) : FILTER_SQL[filter];
+}
+
 /** Per-filter counts in one pass; the keys are the filters. TOTAL() is 0.0 rather than NULL over no rows. */
-export const FILTER_COUNTS_SQL = Prisma.sql`
+export function filterCountsSql(runId: number): Prisma.Sql {
+  return Prisma.sql`
   COUNT(*) AS "all", TOTAL(em = 0) AS failing, TOTAL(status = 'correct') AS correct, TOTAL(status = 'wrong') AS wrong,
   TOTAL(status = 'error') AS errors, TOTAL(status = 'timeout') AS timeouts, TOTAL(f1 > 0 AND f1 < 1) AS partial,
-  TOTAL(subEm > 0 AND em = 0) AS subem`;
+  TOTAL(subEm > 0 AND em = 0) AS subem, TOTAL(${flakyItemsSql(runId)}) AS flaky`;
+}
 
 /** Status sorts by outcome rather than alphabetically: correct, wrong, timeout, error. */
 const SORT_SQL: Record<ItemSortKey, Prisma.Sql> = {
@@ -78,7 +89,7 @@ export function searchScopeSql(runId: number, q: string | undefined): Prisma.Sql
 
 /** The rows of the current view: the search scope, the filter and the failure group's reason. */
 export function viewWhereSql(runId: number, query: Pick<ItemQuery, "filter" | "reason" | "q">): Prisma.Sql {
-  return Prisma.sql`${searchScopeSql(runId, query.q)} AND (${FILTER_SQL[query.filter]})${reasonSql(query.reason)}`;
+  return Prisma.sql`${searchScopeSql(runId, query.q)} AND (${filterSql(query.filter, runId)})${reasonSql(query.reason)}`;
 }
 
 function reasonSql(reason: string | undefined): Prisma.Sql {

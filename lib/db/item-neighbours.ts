@@ -5,10 +5,16 @@ import { NotFoundError } from "./errors";
 import { beyondSql, orderBySql, sortKeySql, viewWhereSql } from "./explorer-sql";
 import { countView } from "./explorer-page";
 
-/** Where an item sits in the explorer's current view, and the items before and after it there. */
+/** One row of the explorer: an item, and which of its trials (1 for a run without repeated trials). */
+export interface ItemTrialRef {
+  itemId: string;
+  trial: number;
+}
+
+/** Where an item (one trial of it) sits in the explorer's current view, and the rows before and after it there. */
 export interface ItemNeighbours {
-  prev: string | null;
-  next: string | null;
+  prev: ItemTrialRef | null;
+  next: ItemTrialRef | null;
   /** 1-based place in the view; null when the item is not in it (a link shared with another filter). */
   position: number | null;
   total: number;
@@ -18,26 +24,33 @@ export interface ItemNeighbours {
  * The neighbours of an item under the view's sort, by keyset: the first row of the view after (or before) the
  * item's (sort key, id). The same query layer as the table, so prev/next walk exactly the rows the table lists.
  */
-export async function getItemNeighbours(db: Db, runId: number, itemId: string, query: Omit<ItemQuery, "page">): Promise<ItemNeighbours> {
+export async function getItemNeighbours(
+  db: Db,
+  runId: number,
+  itemId: string,
+  query: Omit<ItemQuery, "page">,
+  trial = 1,
+): Promise<ItemNeighbours> {
   const [current] = await db.$queryRaw<{ id: number | bigint; d: number | bigint; k: string | number | bigint }[]>`
-    SELECT id, datasetItemId AS d, ${sortKeySql(query.sort)} AS k FROM "RunResult" WHERE runId = ${runId} AND itemId = ${itemId}`;
+    SELECT id, datasetItemId AS d, ${sortKeySql(query.sort)} AS k FROM "RunResult" WHERE runId = ${runId} AND itemId = ${itemId} AND trial = ${trial}`;
   if (!current) throw new NotFoundError("item", itemId);
   const at = { id: Number(current.id), datasetItemId: Number(current.d), key: typeof current.k === "bigint" ? Number(current.k) : current.k };
   const where = viewWhereSql(runId, query);
   const before = beyondSql(query.sort, query.dir, at, "before");
 
-  const [next] = await db.$queryRaw<{ itemId: string }[]>`
-    SELECT itemId FROM "RunResult" WHERE ${where} AND ${beyondSql(query.sort, query.dir, at, "after")}
+  const [next] = await db.$queryRaw<{ itemId: string; trial: number | bigint }[]>`
+    SELECT itemId, trial FROM "RunResult" WHERE ${where} AND ${beyondSql(query.sort, query.dir, at, "after")}
     ${orderBySql(query.sort, query.dir)} LIMIT 1`;
-  const [prev] = await db.$queryRaw<{ itemId: string }[]>`
-    SELECT itemId FROM "RunResult" WHERE ${where} AND ${before} ${orderBySql(query.sort, query.dir, true)} LIMIT 1`;
+  const [prev] = await db.$queryRaw<{ itemId: string; trial: number | bigint }[]>`
+    SELECT itemId, trial FROM "RunResult" WHERE ${where} AND ${before} ${orderBySql(query.sort, query.dir, true)} LIMIT 1`;
   const [inView] = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM "RunResult" WHERE ${where} AND id = ${at.id}`;
   let position: number | null = null;
   if (inView) {
     const [row] = await db.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS n FROM "RunResult" WHERE ${where} AND ${before}`;
     position = Number(row?.n ?? 0) + 1;
   }
-  return { prev: prev?.itemId ?? null, next: next?.itemId ?? null, position, total: await countView(db, runId, query) };
+  const ref = (row: { itemId: string; trial: number | bigint } | undefined) => (row ? { itemId: row.itemId, trial: Number(row.trial) } : null);
+  return { prev: ref(prev), next: ref(next), position, total: await countView(db, runId, query) };
 }
 
 /** The same dataset item in another run: how that run did on it. */
@@ -54,16 +67,21 @@ export interface ItemInOtherRun {
   f1: number;
 }
 
-/** Other runs on the same dataset that have a result for this item, newest first. */
+/**
+ * Other runs on the same dataset that have a result for this item, newest first. A run with repeated trials shows
+ * the status of the item's first trial and its EM and F1 averaged over its trials.
+ */
 export async function listItemInOtherRuns(
   db: Db,
   input: { runId: number; datasetId: number; itemId: string; limit?: number },
 ): Promise<ItemInOtherRun[]> {
   const rows = await db.$queryRaw<(Omit<ItemInOtherRun, "runId" | "skillVersion"> & { runId: number | bigint; skillVersion: number | bigint })[]>`
     SELECT r.id AS runId, r.name AS runName, r.status AS runStatus, s.name AS skillName, sv.version AS skillVersion,
-           r.backend AS backend, r.model AS model, rr.status AS status, rr.em AS em, rr.f1 AS f1
+           r.backend AS backend, r.model AS model, rr.status AS status,
+           (SELECT AVG(t.em) FROM "RunResult" t WHERE t.runId = r.id AND t.itemId = rr.itemId) AS em,
+           (SELECT AVG(t.f1) FROM "RunResult" t WHERE t.runId = r.id AND t.itemId = rr.itemId) AS f1
     FROM "Run" r
-    JOIN "RunResult" rr ON rr.runId = r.id AND rr.itemId = ${input.itemId}
+    JOIN "RunResult" rr ON rr.runId = r.id AND rr.itemId = ${input.itemId} AND rr.trial = 1
     JOIN "SkillVersion" sv ON sv.id = r.skillVersionId
     JOIN "Skill" s ON s.id = sv.skillId
     WHERE r.datasetId = ${input.datasetId} AND r.id <> ${input.runId}

@@ -6,8 +6,11 @@ import { z } from "zod";
  * so a view can be shared and the back button works.
  */
 
-/** "failing" is EM = 0 (wrong, error and timeout items); "subem" is sub-EM but not EM: right answer, wrong form. */
-export const ITEM_FILTERS = ["all", "failing", "correct", "wrong", "errors", "timeouts", "partial", "subem"] as const;
+/**
+ * "failing" is EM = 0 (wrong, error and timeout items); "subem" is sub-EM but not EM: right answer, wrong form;
+ * "flaky" (runs with repeated trials) is every trial of an item whose trials disagree on EM.
+ */
+export const ITEM_FILTERS = ["all", "failing", "correct", "wrong", "errors", "timeouts", "partial", "subem", "flaky"] as const;
 export type ItemFilter = (typeof ITEM_FILTERS)[number];
 
 export const ITEM_FILTER_LABELS: Record<ItemFilter, string> = {
@@ -19,6 +22,7 @@ export const ITEM_FILTER_LABELS: Record<ItemFilter, string> = {
   timeouts: "Timeouts",
   partial: "Partial credit",
   subem: "Sub-EM, not EM",
+  flaky: "Flaky",
 };
 
 export const ITEM_FILTER_HINTS: Record<ItemFilter, string> = {
@@ -30,6 +34,7 @@ export const ITEM_FILTER_HINTS: Record<ItemFilter, string> = {
   timeouts: "the task timeout fired",
   partial: "0 < F1 < 1",
   subem: "the gold answer is in the prediction (or the reverse) but EM = 0: right answer, wrong form",
+  flaky: "runs with repeated trials: the trials of items that were sometimes right and sometimes wrong",
 };
 
 /** "item" is dataset order; the rest are the table's columns. */

@@ -41,6 +41,8 @@ const FILTER: Record<ItemFilter, (r: ItemResult) => boolean> = {
   timeouts: (r) => r.status === "timeout",
   partial: (r) => r.f1 > 0 && r.f1 < 1,
   subem: (r) => r.subEm > 0 && r.em === 0,
+  // One trial per item here: no item can disagree with itself (tests/db/run-trials.test.ts covers runs with trials).
+  flaky: () => false,
 };
 const STATUS_RANK = { correct: 0, wrong: 1, timeout: 2, error: 3 };
 const KEY: Record<ItemSortKey, (r: ItemResult) => string | number> = {
@@ -221,9 +223,9 @@ describe("getItemNeighbours", () => {
       const neighbours = await getItemNeighbours(t.db, runId, id, query);
       expect(neighbours.position).toBe(walked.length + 1);
       expect(neighbours.total).toBe(ids.length);
-      expect(neighbours.prev).toBe(walked.at(-1) ?? null);
+      expect(neighbours.prev?.itemId ?? null).toBe(walked.at(-1) ?? null);
       walked.push(id);
-      id = neighbours.next;
+      id = neighbours.next?.itemId ?? null;
     }
     expect(walked).toEqual(ids);
   });
@@ -232,13 +234,13 @@ describe("getItemNeighbours", () => {
     const query = q({ filter: "all", q: "lincoln", sort: "question" });
     const ids = expected(query);
     const middle = await getItemNeighbours(t.db, runId, ids[5]!, query);
-    expect(middle).toEqual({ prev: ids[4], next: ids[6], position: 6, total: ids.length });
+    expect(middle).toEqual({ prev: { itemId: ids[4], trial: 1 }, next: { itemId: ids[6], trial: 1 }, position: 6, total: ids.length });
 
     const correct = results.find((r) => r.status === "correct")!;
     const outside = await getItemNeighbours(t.db, runId, correct.itemId, q({ filter: "failing" }));
     expect(outside.position).toBeNull();
     const failing = expected(q({ filter: "failing" }));
-    expect(outside.next).toBe(failing.find((id) => results.findIndex((r) => r.itemId === id) > results.indexOf(correct)) ?? null);
+    expect(outside.next?.itemId ?? null).toBe(failing.find((id) => results.findIndex((r) => r.itemId === id) > results.indexOf(correct)) ?? null);
     await expect(getItemNeighbours(t.db, runId, "no-such-item", query)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

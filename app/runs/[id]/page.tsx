@@ -60,7 +60,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
       <RunDownloads runId={run.id} />
       {/* The item explorer: its view (filter, search, sort, page) lives in the query string. */}
       <ItemExplorer
-        run={{ id: run.id, status: run.status, done: initial.stats.done }}
+        run={{ id: run.id, status: run.status, done: initial.stats.done, trials: run.config.settings.trials }}
         query={parseItemQuery(await searchParams, { filter: defaultItemFilter(active) })}
       />
       <AgentWorkspacesPanel runId={run.id} />

@@ -12,20 +12,21 @@ function Tile({ label, value, tone }: { label: string; value: string; tone?: "go
 }
 
 /** Progress, rate, ETA, outcome counts and what the process is doing right now (so a slow run never looks stuck). */
-export function ProgressPanel({ stats, active, queued, measured }: { stats: LiveStats; active: boolean; queued: boolean; measured: boolean }) {
+export function ProgressPanel(props: { stats: LiveStats; active: boolean; queued: boolean; measured: boolean; unit: "items" | "trials" }) {
+  const { stats, active, queued, measured, unit } = props;
   const eta = queued ? "waiting to start" : stats.etaSeconds === null ? (active ? "estimating…" : "–") : `~${formatDuration(stats.etaSeconds)}`;
   return (
     <section className={`card ${styles.progressCard}`} aria-label="Progress">
       <div className={styles.progressHead}>
         <span className={styles.doneCount} data-testid="items-done">
-          {formatCount(stats.done)} / {formatCount(stats.total)} items
+          {formatCount(stats.done)} / {formatCount(stats.total)} {unit}
         </span>
         <span className="muted">{formatPercent(stats.fraction)}</span>
       </div>
       <div
         className={styles.progressBar}
         role="progressbar"
-        aria-label="Items done"
+        aria-label={unit === "trials" ? "Trials done" : "Items done"}
         aria-valuemin={0}
         aria-valuemax={stats.total}
         aria-valuenow={stats.done}
@@ -33,7 +34,7 @@ export function ProgressPanel({ stats, active, queued, measured }: { stats: Live
         <div className={styles.progressFill} style={{ width: `${stats.fraction * 100}%` }} />
       </div>
       <dl className={styles.tiles}>
-        <Tile label="Rate (items/min)" value={formatRate(stats.itemsPerMinute, { measured })} />
+        <Tile label={`Rate (${unit}/min)`} value={formatRate(stats.itemsPerMinute, { measured })} />
         <Tile label="ETA" value={eta} />
         <Tile label="Elapsed" value={formatDuration(stats.elapsedSeconds)} />
         <Tile label="Tokens / s" value={formatRate(stats.tokensPerSecond, { measured })} />

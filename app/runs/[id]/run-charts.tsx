@@ -23,7 +23,8 @@ function EmptyChart({ text }: { text: string }) {
 }
 
 /** Running EM and F1 (and sub-EM on request) against items completed, and each item's latency, from the server's downsampled points. */
-export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number }) {
+export function RunCharts({ curve, total, unit }: { curve: CurvePoint[]; total: number; unit: "items" | "trials" }) {
+  const single = unit === "trials" ? "trial" : "item";
   const [showSubEm, setShowSubEm] = useState(false);
   const hasLine = curve.length >= 2;
   const latency = curve.map((point) => ({ n: point.n, latencyS: point.latencyMs / 1000 }));
@@ -33,7 +34,7 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
     <section className={styles.charts} aria-labelledby="running-accuracy-heading">
       <div className={`card ${styles.chartCard}`}>
         <div className={styles.chartHead}>
-          <h2 id="running-accuracy-heading">Running accuracy by items completed</h2>
+          <h2 id="running-accuracy-heading">Running accuracy by {unit} completed</h2>
           <label className={styles.toggle}>
             <input type="checkbox" checked={showSubEm} onChange={(event) => setShowSubEm(event.target.checked)} />
             Show sub-EM
@@ -44,19 +45,19 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
             <CartesianGrid stroke="#eef0f4" />
             <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
             <YAxis domain={[0, 1]} ticks={SCORE_TICKS} width={44} />
-            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatScore(value) : String(value))} labelFormatter={(n) => `after ${String(n)} items`} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatScore(value) : String(value))} labelFormatter={(n) => `after ${String(n)} ${unit}`} />
             <Legend verticalAlign="top" height={24} />
             <Line type="linear" dataKey="em" name="EM" stroke="#2855d8" strokeWidth={2} dot={false} isAnimationActive={false} />
             <Line type="linear" dataKey="f1" name="F1" stroke="#18794e" strokeWidth={2} dot={false} isAnimationActive={false} />
             {showSubEm ? <Line type="linear" dataKey="subEm" name="sub-EM" stroke="#c2410c" strokeWidth={2} dot={false} isAnimationActive={false} /> : null}
           </LineChart>
         ) : (
-          <EmptyChart text={curve.length === 1 ? "One item done; the curve starts with the second." : "No items completed yet."} />
+          <EmptyChart text={curve.length === 1 ? `One ${single} done; the curve starts with the second.` : `No ${unit} completed yet.`} />
         )}
       </div>
       <div className={`card ${styles.chartCard}`}>
         <div className={styles.chartHead}>
-          <h2>Latency per item (s)</h2>
+          <h2>Latency per {single} (s)</h2>
         </div>
         {hasLine ? (
           <LineChart width={WIDTH} height={HEIGHT} data={latency} margin={MARGIN}>
@@ -64,12 +65,12 @@ export function RunCharts({ curve, total }: { curve: CurvePoint[]; total: number
             <XAxis dataKey="n" type="number" domain={xDomain(total)} allowDecimals={false} tickCount={6} />
             {/* Wider than the score axis: a fast run's ticks read "0.008". */}
             <YAxis domain={[0, latencyTicks.at(-1) ?? 1]} ticks={latencyTicks} width={52} />
-            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatLatency(value * 1000) : String(value))} labelFormatter={(n) => `item ${String(n)}`} />
+            <Tooltip isAnimationActive={false} formatter={(value) => (typeof value === "number" ? formatLatency(value * 1000) : String(value))} labelFormatter={(n) => `${single} ${String(n)}`} />
             <Legend verticalAlign="top" height={24} />
             <Line type="linear" dataKey="latencyS" name="latency" stroke="#7c3aed" strokeWidth={1.5} dot={false} isAnimationActive={false} />
           </LineChart>
         ) : (
-          <EmptyChart text="No items completed yet." />
+          <EmptyChart text={`No ${unit} completed yet.`} />
         )}
       </div>
     </section>

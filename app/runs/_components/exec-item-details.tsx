@@ -1,7 +1,7 @@
 import { itemWorkspaceDirectory, listWorkspaceFiles, readWorkspaceFile, SKILL_FILE, TASK_FILE } from "@/lib/agent";
 import { dataDirectory, getDb, getItemConversation, getItemExec, getRun } from "@/lib/db";
 import type { ReactNode } from "react";
-import type { ItemExecRecord } from "@/lib/runs/types";
+import { trialItemKey, type ItemExecRecord } from "@/lib/runs/types";
 import { formatCount, formatLatency } from "@/app/_lib/format";
 import { workspaceFilePath } from "../../_lib/workspace-file";
 import { AgentTrace } from "./agent-trace";
@@ -17,13 +17,13 @@ const FILES_SHOWN = 200;
  * output, and the files it left in its workspace (names and sizes; text files readable, never executed).
  * Renders nothing for an item without exec details (a chat run's item), so the item view can always mount it.
  */
-export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId: string }) {
+export async function ExecItemDetails({ runId, itemId, trial = 1 }: { runId: number; itemId: string; trial?: number }) {
   const db = getDb();
-  const exec = await getItemExec(db, runId, itemId);
+  const exec = await getItemExec(db, runId, itemId, trial);
   if (!exec) return null;
   // The exec row exists, so the run does (rows go with their run).
-  const [run, conversation] = await Promise.all([getRun(db, runId), getItemConversation(db, runId, itemId)]);
-  const workspace = itemWorkspaceDirectory(dataDirectory(), runId, itemId);
+  const [run, conversation] = await Promise.all([getRun(db, runId), getItemConversation(db, runId, itemId, trial)]);
+  const workspace = itemWorkspaceDirectory(dataDirectory(), runId, trialItemKey(itemId, trial));
   const listing = exec.workspaceKept ? await listWorkspaceFiles(workspace, FILES_SHOWN) : null;
 
   return (
@@ -57,7 +57,7 @@ export async function ExecItemDetails({ runId, itemId }: { runId: number; itemId
       ) : !listing ? (
         <p className="hint">The workspace is no longer on disk.</p>
       ) : (
-        <WorkspaceFiles runId={runId} itemId={itemId} workspace={workspace} entries={listing.entries} truncated={listing.truncated} />
+        <WorkspaceFiles runId={runId} itemId={itemId} trial={trial} workspace={workspace} entries={listing.entries} truncated={listing.truncated} />
       )}
     </section>
   );
@@ -99,8 +99,8 @@ function Output({ label, text, bytes, truncated, open }: { label: string; text: 
   );
 }
 
-async function WorkspaceFiles({ runId, itemId, workspace, entries, truncated }: {
-  runId: number; itemId: string; workspace: string; entries: { path: string; kind: string; size: number }[]; truncated: boolean;
+async function WorkspaceFiles({ runId, itemId, trial, workspace, entries, truncated }: {
+  runId: number; itemId: string; trial: number; workspace: string; entries: { path: string; kind: string; size: number }[]; truncated: boolean;
 }) {
   const rows = await Promise.all(
     entries.map(async (entry) => {
@@ -128,7 +128,7 @@ async function WorkspaceFiles({ runId, itemId, workspace, entries, truncated }: 
                   <pre>{visibleText(row.text)}</pre>
                 </details>
               ) : (
-                <a href={workspaceFilePath(runId, itemId, row.path)}>{row.path}</a>
+                <a href={workspaceFilePath(runId, itemId, row.path, trial)}>{row.path}</a>
               )}
             </td>
             <td className="num">{row.kind === "file" ? formatCount(row.size) : ""}</td>

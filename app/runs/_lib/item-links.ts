@@ -6,18 +6,23 @@ export function explorerHref(runId: number, query: ItemQuery, anchor = "items"):
   return `/runs/${runId}?${itemQueryParams(query)}#${anchor}`;
 }
 
-/** An item's page, carrying the view (not the page) so previous / next follow the same filter, search and sort. */
-export function itemHref(runId: number, itemId: string, query: Omit<ItemQuery, "page">): string {
-  return `/runs/${runId}/items/${encodeURIComponent(itemId)}?${itemQueryParams({ ...query, page: 1 }, { page: false })}`;
+/**
+ * An item's page (one trial of it: `trial` in the query string past the first), carrying the view (not the page) so
+ * previous / next follow the same filter, search and sort.
+ */
+export function itemHref(runId: number, itemId: string, query: Omit<ItemQuery, "page">, trial = 1): string {
+  const params = itemQueryParams({ ...query, page: 1 }, { page: false });
+  if (trial > 1) params.set("trial", String(trial));
+  return `/runs/${runId}/items/${encodeURIComponent(itemId)}?${params}`;
 }
 
-/** The row of an item in the explorer's table: its element id, and the anchor a link back to it uses. */
-export function itemRowId(itemId: string): string {
-  return `item-${itemId}`;
+/** The row of one trial of an item in the explorer's table: its element id, and the anchor a link back to it uses. */
+export function itemRowId(itemId: string, trial = 1): string {
+  return trial > 1 ? `item-${itemId}~trial-${trial}` : `item-${itemId}`;
 }
 
 /** Back from an item to the table: the page of the view holding it (the first page when it is not in the view). */
-export function backToTableHref(runId: number, query: Omit<ItemQuery, "page">, itemId: string, position: number | null): string {
+export function backToTableHref(runId: number, query: Omit<ItemQuery, "page">, itemId: string, position: number | null, trial = 1): string {
   const page = position === null ? 1 : Math.ceil(position / ITEMS_PER_PAGE);
-  return explorerHref(runId, { ...query, page }, position === null ? "items" : encodeURIComponent(itemRowId(itemId)));
+  return explorerHref(runId, { ...query, page }, position === null ? "items" : encodeURIComponent(itemRowId(itemId, trial)));
 }

@@ -10,14 +10,14 @@ import styles from "./explorer.module.css";
 import { ItemsTable } from "./items-table";
 import { SearchBox } from "./search-box";
 
-/** "Wrong answer" is not a chip: it is the first failure group, with the same name. */
-const CHIP_FILTERS = ITEM_FILTERS.filter((filter) => filter !== "wrong");
+/** "Wrong answer" is not a chip: it is the first failure group, with the same name. "Flaky" needs repeated trials. */
+const chipFilters = (trials: number) => ITEM_FILTERS.filter((filter) => filter !== "wrong" && (filter !== "flaky" || trials > 1));
 
 /**
  * The run's items: filters with their counts, failure groups, free-text search, a sortable table and pages, all in
  * the URL. Server-rendered from one call into lib/db (the same one the JSON route and the benchmark use).
  */
-export async function ItemExplorer({ run, query }: { run: { id: number; status: RunStatus; done: number }; query: ItemQuery }) {
+export async function ItemExplorer({ run, query }: { run: { id: number; status: RunStatus; done: number; trials: number }; query: ItemQuery }) {
   const runId = run.id;
   const active = run.status === "queued" || run.status === "running";
   const result = await queryRunItems(getDb(), runId, query);
@@ -28,13 +28,13 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
     <section id="items" className={`card ${styles.explorer}`} aria-labelledby="items-heading">
       <div className={styles.head}>
         <h2 id="items-heading">Items</h2>
-        <span className="muted">{summary(result, query)}</span>
+        <span className="muted">{summary(result, query, run.trials)}</span>
         <LiveSync runId={runId} shownStatus={run.status} shownDone={run.done} following={following} />
       </div>
       <ExplorerFrame>
         <div className={styles.toolbar}>
           <div className={styles.chips} role="group" aria-label="Filter items">
-            {CHIP_FILTERS.map((filter) => (
+            {chipFilters(run.trials).map((filter) => (
               <NavButton
                 key={filter}
                 href={explorerHref(runId, withFilter(shown, filter))}
@@ -71,7 +71,7 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
         {result.rows.length === 0 ? (
           <p className={`muted ${styles.empty}`}>{emptyText(result, query, active)}</p>
         ) : (
-          <ItemsTable runId={runId} rows={result.rows} query={shown} />
+          <ItemsTable runId={runId} rows={result.rows} query={shown} trials={run.trials} />
         )}
         <Pager runId={runId} query={shown} result={result} />
         {result.total > 0 ? <ViewDownloads runId={runId} query={shown} /> : null}
@@ -80,12 +80,12 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
   );
 }
 
-function summary(result: RunItemsPage, query: ItemQuery): string {
+function summary(result: RunItemsPage, query: ItemQuery, trials: number): string {
   const view =
     query.reason !== undefined ? " in this failure group" : query.filter === "all" ? "" : ` · ${ITEM_FILTER_LABELS[query.filter]}`;
   const search = query.q ? ` matching “${query.q}”` : "";
   const scan = result.search === "scan" ? " (a search under 3 characters reads every item)" : "";
-  return `${formatCount(result.total)} items${view}${search}${scan}`;
+  return `${formatCount(result.total)} ${trials > 1 ? "trials" : "items"}${view}${search}${scan}`;
 }
 
 function emptyText(result: RunItemsPage, query: ItemQuery, active: boolean): string {

@@ -27,9 +27,10 @@ function tooltip(text: string): string {
 
 /**
  * The page of items; sorting is a link per column header, so the sort lives in the URL. Everything is text, cut at
- * CELL_TEXT_CHARS (the item view shows more) with control characters made visible (see shown-text.tsx).
+ * CELL_TEXT_CHARS (the item view shows more) with control characters made visible (see shown-text.tsx). With repeated
+ * trials each row is one trial of an item, and says which.
  */
-export function ItemsTable({ runId, rows, query }: { runId: number; rows: RunItemRow[]; query: ItemQuery }) {
+export function ItemsTable({ runId, rows, query, trials }: { runId: number; rows: RunItemRow[]; query: ItemQuery; trials: number }) {
   return (
     <table className={styles.table}>
       <thead>
@@ -53,13 +54,14 @@ export function ItemsTable({ runId, rows, query }: { runId: number; rows: RunIte
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.itemId} id={itemRowId(row.itemId)}>
+          <tr key={`${row.trial}:${row.itemId}`} id={itemRowId(row.itemId, row.trial)}>
             <td className={styles.itemId}>
               {/* One link per row for keyboards and screen readers (the question); the id is a second mouse target. */}
-              <NavLink href={itemHref(runId, row.itemId, query)} tabIndex={-1} aria-hidden>{visibleText(row.itemId)}</NavLink>
+              <NavLink href={itemHref(runId, row.itemId, query, row.trial)} tabIndex={-1} aria-hidden>{visibleText(row.itemId)}</NavLink>
+              {trials > 1 ? <span className="muted"> · trial {row.trial}</span> : null}
             </td>
             <td className={styles.question}>
-              <NavLink href={itemHref(runId, row.itemId, query)} className={styles.clamp}>{row.question ? <ShownText text={row.question} max={CELL_TEXT_CHARS} /> : "(empty question)"}</NavLink>
+              <NavLink href={itemHref(runId, row.itemId, query, row.trial)} className={styles.clamp}>{row.question ? <ShownText text={row.question} max={CELL_TEXT_CHARS} /> : "(empty question)"}</NavLink>
             </td>
             <td className={styles.text}>
               <span className={styles.clamp} title={tooltip(row.goldAnswers.join(" | "))}><ShownText text={row.goldAnswers.join(" | ")} max={CELL_TEXT_CHARS} /></span>

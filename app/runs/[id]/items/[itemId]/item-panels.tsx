@@ -145,7 +145,7 @@ export function OtherRuns({ itemId, others, query }: { itemId: string; others: I
                 <td>{other.skillName} v{other.skillVersion}</td>
                 <td>{modelLabel(other)}</td>
                 <td><span className={`badge ${other.status}`}>{other.status}</span></td>
-                <td className="num">{other.em >= 1 ? "1" : "0"}</td>
+                <td className="num">{other.em >= 1 ? "1" : other.em > 0 ? formatScore(other.em) : "0"}</td>
                 <td className="num">{formatScore(other.f1)}</td>
               </tr>
             ))}

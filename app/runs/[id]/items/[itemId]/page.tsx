@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getDb, getItemConversation, getStoredResult, getItemNeighbours, listItemInOtherRuns, getRunWithNames } from "@/lib/db";
+import { getDb, getItemConversation, getItemTrials, getStoredResult, getItemNeighbours, listItemInOtherRuns, getRunWithNames } from "@/lib/db";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
 import { formatCount, modelLabel } from "@/app/_lib/format";
 import { backToTableHref, itemHref } from "../../../_lib/item-links";
@@ -10,6 +10,7 @@ import { AnswerSummary, ItemFacts, OtherRuns, type TextLimit } from "./item-pane
 import { BLOCK_TEXT_CHARS, ShownText } from "../../../../_components/shown-text";
 import { ExecItemDetails } from "../../../_components/exec-item-details";
 import { ConversationView } from "./conversation-view";
+import { ItemTrials } from "./item-trials";
 import { ItemNav } from "@/app/_components/item-nav";
 import styles from "./item.module.css";
 
@@ -36,6 +37,16 @@ function clip(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max).join("")}…` : text;
 }
 
+/** `trial=N` of a run with K trials: 1 ≤ N ≤ K, else there is no such page. */
+function trialOrNotFound(raw: string | string[] | undefined, trials: number): number {
+  if (raw === undefined) return 1;
+  const text = Array.isArray(raw) ? raw[0] : raw;
+  if (!text || !/^\d{1,3}$/.test(text)) notFound();
+  const trial = Number(text);
+  if (trial < 1 || trial > trials) notFound();
+  return trial;
+}
+
 /** Item ids come from datasets (any text); links encode them, and Next hands the segment over still encoded. */
 function decodeSegment(raw: string): string {
   try {
@@ -50,18 +61,22 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
   const itemId = decodeSegment(rawItemId);
   const run = await foundOrNotFound(getRunWithNames(getDb(), idOrNotFound(id)));
   const db = getDb();
-  const result = await getStoredResult(db, run.id, itemId);
+  const search = await searchParams;
+  // Runs with repeated trials: which trial this page shows (`trial=N`; the first by default).
+  const trial = trialOrNotFound(search.trial, run.config.settings.trials);
+  const result = await getStoredResult(db, run.id, itemId, trial);
   if (!result) notFound();
   const active = run.status === "queued" || run.status === "running";
   // The item view carries the explorer's view without its page: prev / next walk the whole view.
-  const query: Omit<ItemQuery, "page"> = withoutPage(parseItemQuery(await searchParams, { filter: defaultItemFilter(active) }));
+  const query: Omit<ItemQuery, "page"> = withoutPage(parseItemQuery(search, { filter: defaultItemFilter(active) }));
   // Each text is cut at BLOCK_TEXT_CHARS (the page costs the same whatever the item holds) unless `show=all` asks for all.
-  const showAll = (await searchParams).show === "all";
-  const texts: TextLimit = showAll ? { max: undefined } : { max: BLOCK_TEXT_CHARS, showAllHref: `${itemHref(run.id, itemId, query)}&show=all` };
-  const [neighbours, conversation, others] = await Promise.all([
-    getItemNeighbours(db, run.id, itemId, query),
-    getItemConversation(db, run.id, itemId),
+  const showAll = search.show === "all";
+  const texts: TextLimit = showAll ? { max: undefined } : { max: BLOCK_TEXT_CHARS, showAllHref: `${itemHref(run.id, itemId, query, trial)}&show=all` };
+  const [neighbours, conversation, others, trials] = await Promise.all([
+    getItemNeighbours(db, run.id, itemId, query, trial),
+    getItemConversation(db, run.id, itemId, trial),
     listItemInOtherRuns(db, { runId: run.id, datasetId: run.datasetId, itemId }),
+    run.config.settings.trials > 1 ? getItemTrials(db, run.id, itemId) : Promise.resolve(null),
   ]);
   const view = query.reason !== undefined ? `failure group “${clip(query.reason, 80)}”` : ITEM_FILTER_LABELS[query.filter].toLowerCase();
   const place =
@@ -73,11 +88,13 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
     <>
       <p className={styles.breadcrumb}>
         <Link href="/runs">Runs</Link> / <Link href={`/runs/${run.id}`}>#{run.id}</Link> /{" "}
-        <Link href={backToTableHref(run.id, query, itemId, neighbours.position)}>Items</Link> / <ShownText text={itemId} max={undefined} />
+        <Link href={backToTableHref(run.id, query, itemId, neighbours.position, trial)}>Items</Link> / <ShownText text={itemId} max={undefined} />
+        {trials ? ` / trial ${trial}` : ""}
       </p>
       <div className={styles.header}>
         <h1 className={styles.title}>
-          Item <code><ShownText text={itemId} max={undefined} /></code> <span className={`badge ${result.status}`}>{result.status}</span>
+          Item <code><ShownText text={itemId} max={undefined} /></code>
+          {trials ? ` · trial ${trial} of ${run.config.settings.trials}` : ""} <span className={`badge ${result.status}`}>{result.status}</span>
         </h1>
         <p className={styles.subtitle}>
           Run #{run.id}
@@ -85,11 +102,12 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
         </p>
       </div>
       <ItemNav
-        prevHref={neighbours.prev === null ? null : itemHref(run.id, neighbours.prev, query)}
-        nextHref={neighbours.next === null ? null : itemHref(run.id, neighbours.next, query)}
-        backHref={backToTableHref(run.id, query, itemId, neighbours.position)}
+        prevHref={neighbours.prev === null ? null : itemHref(run.id, neighbours.prev.itemId, query, neighbours.prev.trial)}
+        nextHref={neighbours.next === null ? null : itemHref(run.id, neighbours.next.itemId, query, neighbours.next.trial)}
+        backHref={backToTableHref(run.id, query, itemId, neighbours.position, trial)}
         place={place}
       />
+      {trials ? <ItemTrials runId={run.id} itemId={itemId} trials={trials} shown={trial} planned={run.config.settings.trials} query={query} /> : null}
       <AnswerSummary result={result} texts={texts} />
       <ItemFacts result={result} />
       <ConversationView
@@ -102,7 +120,7 @@ export default async function ItemPage({ params, searchParams }: ItemPageProps) 
         texts={texts}
       />
       {/* Agent runs: SKILL.md, task.md, the agent's output and the files it left (nothing for chat runs). */}
-      <ExecItemDetails runId={run.id} itemId={itemId} />
+      <ExecItemDetails runId={run.id} itemId={itemId} trial={trial} />
       <OtherRuns itemId={itemId} others={others} query={query} />
     </>
   );
