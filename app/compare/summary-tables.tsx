@@ -88,6 +88,7 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
         scored, EM 0). Intervals: paired percentile bootstrap, {formatCount(10_000)} resamples, fixed seed (the same page
         gives the same numbers). McNemar&apos;s exact test compares the fixed and broken counts.
       </p>
+      <TrialsNote runs={runs} />
       {others.map(({ run, difference }) =>
         difference && (difference.onlyReference > 0 || difference.onlyOther > 0) ? (
           <p key={run.id} className="notice-box" role="note">
@@ -105,4 +106,18 @@ function tone(interval: { low: number; high: number }): string {
   if (interval.low > 0) return styles.up ?? "";
   if (interval.high < 0) return styles.down ?? "";
   return "";
+}
+
+/** Runs with repeated trials are compared by item, on each item's mean over its trials: said where the numbers are. */
+function TrialsNote({ runs }: { runs: ComparedRun[] }) {
+  const repeated = runs.filter(({ run }) => run.config.settings.trials > 1);
+  if (repeated.length === 0) return null;
+  const which = repeated.map(({ run }) => `#${run.id} (${run.config.settings.trials} trials per item)`).join(", ");
+  return (
+    <p className="notice-box" role="note" data-testid="trials-note">
+      {which}: runs with repeated trials are paired by item using each item&apos;s mean over its trials, and the bootstrap
+      resamples items (not trials). For fixed / broken and McNemar an item counts as right only when all its trials are
+      right. Answers listed below are each item&apos;s first trial.
+    </p>
+  );
 }

@@ -6,3 +6,4 @@ export * from "./summary";
 export * from "./types";
 export * from "./csv";
 export * from "./difference-cache";
+export * from "./item-means";

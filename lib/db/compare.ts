@@ -1,15 +1,19 @@
+import { meanOverTrials } from "../compare/item-means";
 import { pairScores } from "../compare/pair-scores";
 import type { ItemScore, PairedScores } from "../compare/types";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
 
-/** Every result of a run, reduced to what a comparison needs (one indexed query, no text columns). */
+/**
+ * Every item of a run, reduced to what a comparison needs (one indexed query, no text columns); with repeated trials,
+ * each item's mean over its trials.
+ */
 export async function getRunScores(db: Db, runId: number): Promise<ItemScore[]> {
   const rows = await db.runResult.findMany({
     where: { runId },
     select: { itemId: true, datasetItemId: true, em: true, f1: true, subEm: true, status: true, latencyMs: true, promptTokens: true, completionTokens: true },
   });
-  return rows.map(({ promptTokens, completionTokens, ...row }) => ({ ...row, tokens: promptTokens + completionTokens }));
+  return meanOverTrials(rows.map(({ promptTokens, completionTokens, ...row }) => ({ ...row, tokens: promptTokens + completionTokens })));
 }
 
 /** Two runs' results joined by item id: aligned arrays in dataset order, plus the ids only one side scored. */
@@ -91,10 +95,10 @@ export interface ItemAnswer {
   status: string;
 }
 
-/** Question and answer of a page of items in one run (the outcome lists), keyed by item id. */
+/** Question and answer of a page of items in one run (the outcome lists, first trial), keyed by item id. */
 export async function getItemAnswers(db: Db, runId: number, itemIds: readonly string[]): Promise<Map<string, ItemAnswer>> {
   const rows = await db.runResult.findMany({
-    where: { runId, itemId: { in: [...itemIds] } },
+    where: { runId, trial: 1, itemId: { in: [...itemIds] } },
     select: { itemId: true, question: true, predictedAnswer: true, em: true, f1: true, status: true },
   });
   return new Map(rows.map(({ itemId, ...answer }) => [itemId, answer]));

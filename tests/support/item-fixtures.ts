@@ -99,7 +99,7 @@ export function makeItemResults(count: number, options: GeneratedItemsOptions = 
 export async function writeGeneratedRun(
   db: Db,
   results: readonly ItemResult[],
-  options: { onProgress?: (written: number) => void; datasetId?: number } = {},
+  options: { onProgress?: (written: number) => void; datasetId?: number; trials?: number } = {},
 ): Promise<{ runId: number; datasetId: number }> {
   const datasetId =
     options.datasetId ??
@@ -113,7 +113,7 @@ export async function writeGeneratedRun(
   const run = await createRun(db, {
     datasetId, skillVersionId: version.id, itemsTotal: results.length, model: "generated-model",
     systemPrompt: "You are an expert question answering agent.",
-    config: { model: { backend: "openai", model: "generated-model" }, settings: RunSettingsSchema.parse({}) },
+    config: { model: { backend: "openai", model: "generated-model" }, settings: RunSettingsSchema.parse({ trials: options.trials }) },
     leaseFor: newWorkerId(),
   });
   const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } });
