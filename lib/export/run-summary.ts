@@ -1,5 +1,6 @@
-import { getDataset, getRunWithNames, getSkillVersion, type Db } from "../db";
+import { getDataset, getItemTrialCounts, getRunWithNames, getSkillVersion, type Db } from "../db";
 import { runMeans } from "../runs/metrics";
+import { summarizeTrials, type TrialSummary } from "../runs/trials";
 
 /**
  * Everything about a run but its items, as one JSON document: the configuration snapshot (which never
@@ -11,6 +12,8 @@ export async function buildRunSummary(db: Db, runId: number) {
   const [dataset, skill] = await Promise.all([getDataset(db, run.datasetId), getSkillVersion(db, run.skillVersionId)]);
   const n = run.nDone;
   const means = runMeans(run);
+  const k = run.config.settings.trials;
+  const trials = k > 1 ? trialsDocument(summarizeTrials(await getItemTrialCounts(db, runId), k)) : null;
   return {
     run: {
       id: run.id,
@@ -41,6 +44,23 @@ export async function buildRunSummary(db: Db, runId: number) {
     tokens: { prompt: run.promptTokens, completion: run.completionTokens },
     calls: { retries: run.retries, rate_limited: run.rateLimited },
     timings: { active_s: run.activeMs / 1000, mean_latency_ms: means.latencyMs },
+    // Runs with repeated trials (null otherwise): metrics above are over all trials; these are per item.
+    trials,
+  };
+}
+
+function trialsDocument(summary: TrialSummary) {
+  return {
+    per_item: summary.k,
+    items: summary.items,
+    items_with_all_trials: summary.complete,
+    always_right: summary.alwaysRight,
+    always_wrong: summary.alwaysWrong,
+    flaky: summary.flaky,
+    pass_at_k: summary.passAtK,
+    pass_hat_k: summary.passHatK,
+    em_item_mean: summary.em.mean,
+    em_standard_error: summary.em.standardError,
   };
 }
 

@@ -152,7 +152,42 @@ describe("run and export", () => {
     expect(rows[0]).toMatch(/^\{"id": "[^"]+", "question": .*"em": (1|0)\.0, "f1": /);
 
     const csv = await cli(["export", "1", "--format", "csv"]);
-    expect(csv.stdout.split("\r\n")[0]).toBe("id,question,gold_answers,predicted_answer,em,f1,sub_em,status,fail_reason,latency_ms,prompt_tokens,completion_tokens,turns");
+    expect(csv.stdout.split("\r\n")[0]).toBe("id,trial,question,gold_answers,predicted_answer,em,f1,sub_em,status,fail_reason,latency_ms,prompt_tokens,completion_tokens,turns");
+  });
+
+  it("samples each item --trials times, reports consistency and pass@k, and exports and re-imports every trial", async () => {
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--base-url", server.baseURL, "--trials", "3"]);
+    expect(result.code).toBe(0);
+    expect(server.stats().requests).toBe(36);
+    const summary = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ n: 36, trials: 3, items: 12 });
+    // The fake server answers deterministically: every item is always right or always wrong.
+    expect((summary.always_right as number) + (summary.always_wrong as number)).toBe(12);
+    expect(summary.flaky).toBe(0);
+    expect(summary.pass_at_3).toBe(summary.pass_hat_3);
+    expect(result.stderr).toContain("12 items × 3 trials");
+
+    const jsonl = jsonLines((await cli(["export", "1", "--format", "jsonl"])).stdout);
+    expect(jsonl).toHaveLength(36);
+    expect(jsonl.map((row) => row.trial).sort()).toEqual([...Array(12).fill(1), ...Array(12).fill(2), ...Array(12).fill(3)]);
+    const seed = await cli(["export", "1", "--format", "seed"]);
+    expect(seed.stdout.trim().split("\n")).toHaveLength(12);
+    expect(seed.stderr).toContain("only trial 1 is written");
+
+    const file = join(t.dir, "trials.jsonl");
+    writeFileSync(file, jsonLines((await cli(["export", "1", "--format", "jsonl"])).stdout).map((row) => JSON.stringify(row)).join("\n"));
+    const imported = await cli(["import", file, "--dataset", "1", "--skill", TRAINED_SKILL]);
+    expect(imported.code).toBe(0);
+    const summaryJson = await t.db.run.findUniqueOrThrow({ where: { id: 2 } });
+    expect(summaryJson.nDone).toBe(36);
+    expect(JSON.parse(summaryJson.configJson).settings.trials).toBe(3);
+  });
+
+  it("refuses --trials outside 1–100 naming the option", async () => {
+    const result = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--base-url", server.baseURL, "--trials", "0"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--trials");
+    expect(await t.db.run.count()).toBe(0);
   });
 
   it("stops with the server's message and a non-zero exit when the key is refused, never printing the key", async () => {

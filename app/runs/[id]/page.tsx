@@ -57,7 +57,7 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
         <Link href={`/optimize/new?skillVersionId=${run.skillVersionId}&datasetId=${run.datasetId}`}>Optimise this skill</Link>
       </p>
       <LiveRunView initial={initial} versions={versions} />
-      <RunDownloads runId={run.id} />
+      <RunDownloads runId={run.id} trials={run.config.settings.trials} />
       {/* The item explorer: its view (filter, search, sort, page) lives in the query string. */}
       <ItemExplorer
         run={{ id: run.id, status: run.status, done: initial.stats.done, trials: run.config.settings.trials }}

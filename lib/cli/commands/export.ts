@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { getRun, type Db } from "../../db";
 import { EXPORT_FORMATS, exportRunResults, type ExportFormat } from "../../export/run-export";
-import { CliInputError, parseIntegerOption, writeOut } from "../io";
+import { CliInputError, logLine, parseIntegerOption, writeOut } from "../io";
 
 /** `export RUN_ID --format csv|jsonl|seed` to stdout. */
 export async function exportCommand(db: () => Db, args: string[]): Promise<number> {
@@ -11,7 +11,10 @@ export async function exportCommand(db: () => Db, args: string[]): Promise<numbe
   if (!(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new CliInputError(`export: --format must be one of ${EXPORT_FORMATS.join(", ")}, got "${values.format}"`);
   }
-  await getRun(db(), runId);
+  const run = await getRun(db(), runId);
+  if (values.format === "seed" && run.config.settings.trials > 1) {
+    logLine(`export: run ${runId} has ${run.config.settings.trials} trials per item; the seed's results.jsonl has one row per item, so only trial 1 is written (use --format jsonl or csv for every trial)`);
+  }
   for await (const chunk of exportRunResults(db(), runId, values.format as ExportFormat)) await writeOut(chunk);
   return 0;
 }

@@ -74,7 +74,7 @@ export async function ItemExplorer({ run, query }: { run: { id: number; status: 
           <ItemsTable runId={runId} rows={result.rows} query={shown} trials={run.trials} />
         )}
         <Pager runId={runId} query={shown} result={result} />
-        {result.total > 0 ? <ViewDownloads runId={runId} query={shown} /> : null}
+        {result.total > 0 ? <ViewDownloads runId={runId} query={shown} trials={run.trials} /> : null}
       </ExplorerFrame>
     </section>
   );
