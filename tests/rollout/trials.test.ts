@@ -1,12 +1,12 @@
 // Repeated trials through the real executor, client and database: each trial is its own row, consistency and pass@k
 // follow from a seeded stochastic model, a resumed run completes every (item, trial) exactly once, retry-failed redoes
 // only the failed trials, and trials after the first never take a reply from the response cache.
-import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getItemConversation, getItemTrialCounts, getItemTrials, getRun, retryFailedItems } from "@/lib/db";
 import { executeRun } from "@/lib/rollout";
 import { consistencyOf, summarizeTrials } from "@/lib/runs/trials";
-import { startFakeOpenAIServer, type FakeChatRequest, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { clueIndexOf, sampleIsRight, stochasticAnswer } from "../support/stochastic-answer";
 import { createStoredRun, makeItems, storedResults } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
@@ -21,26 +21,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const indexOf = (text: string) => Number(/clue number (\d+)\?/.exec(text)?.[1]);
-
-/** Item i: always right (i % 3 = 0), always wrong (1), or right with chance 1/2 per sample, drawn from a seeded hash. */
-function sampleIsRight(index: number, sample: number): boolean {
-  if (index % 3 === 0) return true;
-  if (index % 3 === 1) return false;
-  return createHash("sha256").update(`${index}:${sample}`).digest()[0]! < 128;
-}
-
-/** The stochastic model: the n-th request for an item is its n-th sample, whichever trial it serves. */
-function stochasticAnswer() {
-  const samples = new Map<number, number>();
-  return (req: FakeChatRequest) => {
-    const user = req.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
-    const index = indexOf(user);
-    const sample = (samples.get(index) ?? 0) + 1;
-    samples.set(index, sample);
-    return `Reasoning...\n<answer>${sampleIsRight(index, sample) ? `Answer ${index}` : "Nobody"}</answer>`;
-  };
-}
+const indexOf = clueIndexOf;
 
 describe("repeated trials", () => {
   it("stores one row per item and trial, and finds exactly the flaky items of a stochastic model", async () => {
