@@ -22,3 +22,4 @@ export * from "./optimization-stages";
 export * from "./pending-items";
 export * from "./response-cache";
 export * from "./optimization-views";
+export * from "./optimization-usage";
