@@ -74,7 +74,7 @@ describe("cost and the response cache (browser)", () => {
     await expect(costCell(page, unpriced.id).innerText()).resolves.toBe("unknown");
 
     // Sorted by cost, most expensive first, unknown last.
-    await page.getByRole("link", { name: "Cost" }).click();
+    await page.getByRole("link", { name: "Cost", exact: true }).click();
     await page.waitForURL(/sort=cost/);
     const order = await page.locator("tbody tr td:nth-child(2)").allInnerTexts();
     expect(order).toEqual([`#${house.id}`, `#${listed.id}`, `#${cached.id}`, `#${unpriced.id}`]);
