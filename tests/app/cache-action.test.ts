@@ -39,7 +39,7 @@ describe("clearResponseCacheAction", () => {
   it("removes nothing without the confirmation", async () => {
     await fill(3);
     const asBrowser = <T>(call: () => Promise<T>) => inRequestScope(LOOPBACK_HEADERS, call);
-    for (const fields of [{}, { confirm: "yes" }]) {
+    for (const fields of [{}, { confirm: "yes" }] as Record<string, string>[]) {
       expect(await asBrowser(() => clearResponseCacheAction(form(fields)))).toEqual({ ok: false, error: "Confirm clearing the response cache first." });
     }
     expect((await responseCacheSize(t.db)).entries).toBe(3);

@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { addSkillVersion, importDataset, newWorkerId, responseCacheSize, type RunRecord } from "@/lib/db";
+import {
+  addSkillVersion, createOptimization, importDataset, linkOptimizationRun, newWorkerId, responseCacheSize, saveOptimizerCall, type RunRecord,
+} from "@/lib/db";
 import { createRunFor, executeRun } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
 import { formatCost } from "@/app/_lib/format";
@@ -37,10 +39,14 @@ describe("cost and the response cache (browser)", () => {
   let cached: RunRecord; // the same requests again: every reply from the cache
   let unpriced: RunRecord;
   let house: RunRecord;
+  let skill: { skillId: number; id: number };
+  let datasetId: number;
   beforeAll(async () => {
     const db = app.db;
     const dataset = await importDataset(db, { name: "priced", fileName: "priced.jsonl", format: "jsonl", hash: "priced", items: makeItems(ITEMS) });
     const { version } = await addSkillVersion(db, { name: "cost-skill", content: "Answer with the passage title." });
+    skill = version;
+    datasetId = dataset.id;
     // Executed here (leased to this process, so the app's worker leaves them alone), one after the other.
     const run = async (model: string, cache: boolean) => {
       const workerId = newWorkerId();
@@ -95,6 +101,41 @@ describe("cost and the response cache (browser)", () => {
     await expect(page.getByTestId(`difference-${cached.id}`).innerText()).resolves.toContain(formatCost(-listPrice, { signed: true }));
     expect(formatCost(-listPrice, { signed: true })).toMatch(/^-\$0\.\d{4}$/);
     await expect(page.getByTestId(`difference-${unpriced.id}`).innerText()).resolves.toContain("unknown");
+    expect(errors).toEqual([]);
+  });
+
+  it("shows an optimisation's cost on the Optimise list and its page: target runs plus optimizer calls, unknown without a price", async () => {
+    const { page, errors } = app.browser;
+    // Finished optimisations (leased to no worker of the app), as the engine leaves them: linked runs and optimizer calls.
+    const optimization = async (name: string, optimizerModel: string) => {
+      const created = await createOptimization(app.db, {
+        name, skillId: skill.skillId, initialVersionId: skill.id, trainDatasetId: datasetId, valDatasetId: datasetId, testDatasetId: null, status: "completed",
+        settingsJson: "{}", targetConfigJson: JSON.stringify({ model: { backend: "openai", model: "gpt-4.1-mini" } }),
+        optimizerJson: JSON.stringify({ backend: "openai", model: optimizerModel }), capsJson: JSON.stringify({ maxTargetCalls: 100, maxOptimizerTokens: 1_000_000 }),
+      });
+      await linkOptimizationRun(app.db, created.id, "baseline", listed.id);
+      await linkOptimizationRun(app.db, created.id, "step:0001/val", cached.id);
+      await saveOptimizerCall(app.db, created.id, { key: "step:0001/analyst/000", stepKey: "step:0001", stage: "analyst", system: "S", user: "U", reply: "R", promptTokens: 100_000, completionTokens: 10_000, latencyMs: 1, attempts: 1 });
+      return created;
+    };
+    const priced = await optimization("priced-opt", "gpt-4.1");
+    const unpricedOpt = await optimization("unpriced-opt", "my-local-optimizer");
+    // The cached run cost nothing; 100k prompt and 10k completion optimizer tokens at gpt-4.1's 2 / 8 per million.
+    const target = (listed.promptTokens * 0.4 + listed.completionTokens * 1.6) / 1_000_000;
+    const optimizer = (100_000 * 2 + 10_000 * 8) / 1_000_000;
+
+    await page.goto(`${app.baseURL}/optimize`);
+    const spend = (name: string) => page.getByRole("row").filter({ has: page.getByRole("link", { name: new RegExp(`^${name} \\(#`) }) }).locator("td").nth(9);
+    await expect(spend("priced-opt").innerText()).resolves.toContain(formatCost(target + optimizer));
+    await expect(spend("unpriced-opt").innerText()).resolves.toContain("unknown");
+
+    await page.goto(`${app.baseURL}/optimize/${priced.id}`);
+    const card = page.getByRole("region", { name: "Spend against caps" });
+    await expect(card.innerText()).resolves.toContain(`cost ${formatCost(target)}`);
+    await expect(card.innerText()).resolves.toContain(`cost ${formatCost(optimizer)}`);
+    await expect(page.getByTestId("spend-cost").innerText()).resolves.toBe(`Cost: ${formatCost(target + optimizer)}`);
+    await page.goto(`${app.baseURL}/optimize/${unpricedOpt.id}`);
+    await expect(page.getByTestId("spend-cost").innerText()).resolves.toMatch(/^Cost: unknown · no price is known for a model it used/);
     expect(errors).toEqual([]);
   });
 
