@@ -98,3 +98,19 @@ export function modelLabel(run: { backend: string; model: string }): string {
   if (run.backend === "agent") return `${run.model} (agent)`;
   return run.backend === "azure" ? `${run.model} (Azure)` : run.model;
 }
+
+// ------------------------------------------------------------------------------------------------ money
+
+/**
+ * A cost in US dollars: "$12.34", "$0.0123" under a dollar (small runs cost fractions of a cent), "< $0.0001" for a
+ * cost (or difference) too small to show; null (no price known) is "unknown", never a made-up number. `signed` shows
+ * a difference ("+$0.0123", "-$0.0040", with the hyphen formatSigned uses).
+ */
+export function formatCost(usd: number | null | undefined, { signed = false }: { signed?: boolean } = {}): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "unknown";
+  const size = Math.abs(usd);
+  if (size === 0) return "$0.00";
+  if (size < 0.00005) return "< $0.0001";
+  const sign = !signed ? "" : usd > 0 ? "+" : "-";
+  return `${sign}$${size.toFixed(size < 1 ? 4 : 2)}`;
+}

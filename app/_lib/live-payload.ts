@@ -1,6 +1,6 @@
 import { countCachedResults, getFailureReasons, getItemTrialCounts, getRunCurve, getRunWithNames, type CurvePoint, type Db, type FailureReasonCount } from "@/lib/db";
 import { summarizeTrials, type TrialSummary } from "@/lib/runs/trials";
-import { costOf, loadConfiguredPrices, priceOf } from "@/lib/model/prices";
+import { pricesForDisplay, usageCost, type UsageCost } from "@/lib/model/prices";
 import { computeLiveStats, type LiveStats } from "@/lib/runs/live-stats";
 import { toRunSummary, type RunSummary } from "./run-summary";
 
@@ -13,7 +13,7 @@ export interface RunLivePayload {
   /** Items answered from the response cache (null when the run does not use it). */
   cachedItems: number | null;
   /** What the run's tokens cost at the model's price, and where the price comes from; usd null when no price is known. */
-  cost: { usd: number | null; priceSource: string | null };
+  cost: UsageCost;
   /** Runs with repeated trials: consistency per item, pass@k, pass^k and the item-level EM (null for one trial). */
   trials: TrialSummary | null;
 }
@@ -33,17 +33,5 @@ export async function loadRunLive(db: Db, runId: number, now: Date = new Date())
     k > 1 ? getItemTrialCounts(db, view.id) : Promise.resolve(null),
   ]);
   const trials = trialCounts ? summarizeTrials(trialCounts, k) : null;
-  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons, cachedItems, cost: runCost(view), trials };
-}
-
-/** Never a made-up number: a model without a known price (or a broken price table) costs "unknown". */
-function runCost(run: { backend: string; model: string; promptTokens: number; completionTokens: number }): RunLivePayload["cost"] {
-  if (run.backend === "baseline") return { usd: 0, priceSource: "the offline baseline calls no model" };
-  let price;
-  try {
-    price = priceOf(run.model, loadConfiguredPrices());
-  } catch {
-    price = null;
-  }
-  return { usd: costOf(price, { prompt: run.promptTokens, completion: run.completionTokens }), priceSource: price?.source ?? null };
+  return { run: toRunSummary(view), stats: computeLiveStats(view, now), curve, failureReasons, cachedItems, cost: usageCost(view, pricesForDisplay()), trials };
 }

@@ -3,7 +3,9 @@
  * it runs (the same object, so the polled page never changes shape). Plain JSON: dates as ISO strings. No
  * optimizer call's text is in it.
  */
-import { getOptimizationOverview, listOptimizationRunViews, listOptimizationVersions, type Db } from "@/lib/db";
+import { getOptimizationOverview, listOptimizationRunViews, listOptimizationUsage, listOptimizationVersions, type Db } from "@/lib/db";
+import { pricesForDisplay } from "@/lib/model/prices";
+import { optimizationCost, type OptimizationCost } from "@/lib/optimize/cost";
 import { isAcceptedAction, stageGate, stageRecord, summarizeOptimization, type OptimizationSummaryView } from "@/lib/optimize/overview";
 
 export interface StageRow {
@@ -40,11 +42,13 @@ export interface OptimizationLivePayload {
   /** Runs of the loop still going: what the loop is doing now. */
   activeRuns: { key: string; runId: number; nDone: number; itemsTotal: number; inFlight: number }[];
   lineage: { id: number; version: number; parentVersionId: number | null; originStepKey: string | null; accepted: boolean | null }[];
+  /** The spend in US dollars where the models' prices are known (null: unknown). */
+  cost: OptimizationCost;
 }
 
 export async function loadOptimizationLive(db: Db, id: number): Promise<OptimizationLivePayload> {
   const row = await getOptimizationOverview(db, id);
-  const [runs, versions] = await Promise.all([listOptimizationRunViews(db, id), listOptimizationVersions(db, id)]);
+  const [runs, versions, usage] = await Promise.all([listOptimizationRunViews(db, id), listOptimizationVersions(db, id), listOptimizationUsage(db, [id])]);
   const summary = summarizeOptimization(row);
   const stages: StageRow[] = row.stages.map((stage) => {
     const record = stageRecord(stage);
@@ -73,5 +77,6 @@ export async function loadOptimizationLive(db: Db, id: number): Promise<Optimiza
     pendingKey: row.status === "waiting_for_approval" ? (row.stages.findLast((stage) => stage.approval === "pending")?.key ?? null) : null,
     activeRuns: runs.filter((run) => run.status === "running" || run.status === "queued").map((run) => ({ key: run.key, runId: run.runId, nDone: run.nDone, itemsTotal: run.itemsTotal, inFlight: run.inFlight })),
     lineage: versions.map((version) => ({ id: version.id, version: version.version, parentVersionId: version.parentVersionId, originStepKey: version.originStepKey, accepted: version.id === row.initialVersionId ? null : (verdict.get(version.id) ?? null) })),
+    cost: optimizationCost(row, usage.get(id)!, pricesForDisplay()),
   };
 }

@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { getDb, listRunsWithNames } from "@/lib/db";
-import { formatDateTime, formatScore, modelLabel } from "@/app/_lib/format";
+import { formatCost, formatDateTime, formatScore, modelLabel } from "@/app/_lib/format";
+import { pricesForDisplay, usageCost } from "@/lib/model/prices";
 import { latestCompletedBySkillVersion } from "./_lib/latest-completed";
 
 /** Skill versions side by side: the latest completed run of each on each dataset. */
 export async function CompareOverview() {
   const groups = latestCompletedBySkillVersion(await listRunsWithNames(getDb()));
+  const prices = pricesForDisplay();
   return (
     <>
       <p className="muted">
@@ -27,7 +29,7 @@ export async function CompareOverview() {
               <thead>
                 <tr>
                   <th>Dataset</th><th>Skill version</th><th>Model</th><th className="num">Items</th>
-                  <th className="num">EM</th><th className="num">F1</th><th className="num">sub-EM</th><th>Run</th><th>Finished</th>
+                  <th className="num">EM</th><th className="num">F1</th><th className="num">sub-EM</th><th className="num">Cost</th><th>Run</th><th>Finished</th>
                 </tr>
               </thead>
               <tbody>
@@ -40,6 +42,7 @@ export async function CompareOverview() {
                     <td className="num">{formatScore(em)}</td>
                     <td className="num">{formatScore(f1)}</td>
                     <td className="num">{formatScore(subEm)}</td>
+                    <td className="num">{formatCost(usageCost(run, prices).usd)}</td>
                     <td>
                       <Link href={`/runs/${run.id}`}>#{run.id}</Link>
                       {completedRuns > 1 ? <span className="hint"> (latest of {completedRuns})</span> : null}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { verdict } from "@/lib/compare/summary";
-import { formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
+import { formatCost, formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";
 import styles from "./compare.module.css";
 import { meanOf } from "@/lib/runs/metrics";
@@ -14,11 +14,11 @@ export function RunsTable({ runs }: { runs: ComparedRun[] }) {
         <tr>
           <th>Run</th><th>Skill version</th><th>Model</th><th className="num">Items scored</th><th className="num">EM</th>
           <th className="num">F1</th><th className="num">sub-EM</th><th className="num">Errors</th><th className="num">Timeouts</th>
-          <th className="num">Mean latency</th><th className="num">Tokens</th>
+          <th className="num">Mean latency</th><th className="num">Tokens</th><th className="num">Cost</th>
         </tr>
       </thead>
       <tbody>
-        {runs.map(({ run }, index) => (
+        {runs.map(({ run, cost }, index) => (
           <tr key={run.id}>
             <td>
               <Link href={`/runs/${run.id}`}>#{run.id}</Link>
@@ -35,6 +35,7 @@ export function RunsTable({ runs }: { runs: ComparedRun[] }) {
             <td className="num">{formatCount(run.nTimeouts)}</td>
             <td className="num">{formatLatency(meanOf(run.latencyMsSum, run.nDone))}</td>
             <td className="num">{formatCount(run.promptTokens + run.completionTokens)}</td>
+            <td className="num">{formatCost(cost.usd)}</td>
           </tr>
         ))}
       </tbody>
@@ -60,11 +61,12 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
         <thead>
           <tr>
             <th>Run</th><th className="num">Items compared</th><th className="num">ΔEM [95&nbsp;%&nbsp;CI]</th><th className="num">ΔF1 [95&nbsp;%&nbsp;CI]</th>
-            <th className="num">Δsub-EM [95&nbsp;%&nbsp;CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th><th>Reading</th>
+            <th className="num">Δsub-EM [95&nbsp;%&nbsp;CI]</th><th className="num">Fixed / broken</th><th className="num">McNemar p (EM)</th>
+            <th className="num">ΔCost</th><th>Reading</th>
           </tr>
         </thead>
         <tbody>
-          {others.map(({ run, difference }) =>
+          {others.map(({ run, difference, cost }) =>
             difference ? (
               <tr key={run.id} data-testid={`difference-${run.id}`}>
                 <td className={styles.nowrap}><Link href={`/runs/${run.id}`}>#{run.id}</Link> {run.skillName} v{run.skillVersion}</td>
@@ -74,6 +76,7 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
                 <td className={`num ${tone(difference.subEm)}`}>{formatSigned(difference.subEm.mean)} <span className={styles.ci}>{formatInterval(difference.subEm)}</span></td>
                 <td className="num">{formatCount(difference.outcomes.fixed)} / {formatCount(difference.outcomes.broken)}</td>
                 <td className="num">{formatPValue(difference.mcnemarP)}</td>
+                <td className="num">{formatCost(costDifference(cost.usd, runs[0]!.cost.usd), { signed: true })}</td>
                 <td className={styles.nowrap}>
                   <span className={styles.reading}>{VERDICTS[verdict(difference)][0]}</span>
                   <span className={styles.ci}>{VERDICTS[verdict(difference)][1]}</span>
@@ -86,7 +89,8 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
       <p className="hint">
         Differences are other run − reference (#{reference.id}) over the items both runs scored (errors and timeouts count as
         scored, EM 0). Intervals: paired percentile bootstrap, {formatCount(10_000)} resamples, fixed seed (the same page
-        gives the same numbers). McNemar&apos;s exact test compares the fixed and broken counts.
+        gives the same numbers). McNemar&apos;s exact test compares the fixed and broken counts. ΔCost is the whole runs&apos;
+        cost (replies from the response cache cost nothing), unknown when either model has no known price.
       </p>
       <TrialsNote runs={runs} />
       {others.map(({ run, difference }) =>
@@ -100,6 +104,11 @@ export function DifferencesTable({ runs }: { runs: ComparedRun[] }) {
       )}
     </>
   );
+}
+
+/** Other run − reference; unknown when either side is. */
+function costDifference(other: number | null, reference: number | null): number | null {
+  return other === null || reference === null ? null : other - reference;
 }
 
 function tone(interval: { low: number; high: number }): string {

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { formatCount, formatDateTime, formatDuration, formatScore } from "@/app/_lib/format";
-import { getDb, listOptimizationOverviews } from "@/lib/db";
+import { formatCost, formatCount, formatDateTime, formatDuration, formatScore } from "@/app/_lib/format";
+import { getDb, listOptimizationOverviews, listOptimizationUsage } from "@/lib/db";
+import { pricesForDisplay } from "@/lib/model/prices";
+import { optimizationCost } from "@/lib/optimize/cost";
 import { summarizeOptimization } from "@/lib/optimize/overview";
 import { OptimizationStatusBadge } from "@/app/_components/optimization-status";
 import styles from "./optimize.module.css";
@@ -11,7 +13,10 @@ export const metadata: Metadata = { title: "Optimise" };
 export const dynamic = "force-dynamic";
 
 export default async function OptimizationsPage() {
-  const rows = await listOptimizationOverviews(getDb());
+  const db = getDb();
+  const rows = await listOptimizationOverviews(db);
+  const usage = await listOptimizationUsage(db, rows.map((row) => row.id));
+  const prices = pricesForDisplay();
   const now = new Date();
   return (
     <>
@@ -51,7 +56,7 @@ export default async function OptimizationsPage() {
                   <td className="num">{view.accepted}</td>
                   <td>{formatScore(view.initialVal)} → {formatScore(view.bestVal)}</td>
                   <td className={styles.small}>{view.test ? <>initial {formatScore(view.test.initial)}<br />best {formatScore(view.test.best)}</> : "–"}</td>
-                  <td className={`num ${styles.small}`}>{formatCount(row.targetCalls)} calls<br />{formatCount(row.optimizerTokens)} tokens</td>
+                  <td className={`num ${styles.small}`}>{formatCount(row.targetCalls)} calls<br />{formatCount(row.optimizerTokens)} tokens<br />{formatCost(optimizationCost(row, usage.get(row.id)!, prices).total)}</td>
                   <td>{formatDateTime(row.startedAt ?? row.createdAt)}</td>
                   <td className="num">{formatDuration(view.durationS)}</td>
                 </tr>

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { actionFailure, type ActionFailure, type ActionResult } from "@/app/_lib/action-result";
 import { guardedAction } from "@/app/_lib/guarded-action";
 import { chosenIdSchema, RunIdSchema } from "@/app/_lib/ids";
-import { getDb, queueRunForResume, retryFailedItems, requestCancel } from "@/lib/db";
+import { clearResponseCache, getDb, queueRunForResume, retryFailedItems, requestCancel } from "@/lib/db";
 import { removeKeptWorkspaces } from "@/lib/rollout/agent-workspaces";
 import { wakeRunWorker } from "@/lib/rollout/process-worker";
 import { rerunWithSkillVersion } from "./_lib/rerun";
@@ -94,6 +94,23 @@ export const removeKeptWorkspacesAction = guardedAction(async (formData: FormDat
     return actionFailure(error);
   }
   return revalidated(input.data.runId, `Removed the workspaces of ${removed} item${removed === 1 ? "" : "s"}.`);
+});
+
+// The response cache (New run form): empties it. The form sends its confirm step's answer, so a stray post of the
+// bare action (no confirmation) removes nothing.
+const ClearResponseCacheSchema = z.object({ confirm: z.literal("clear", { error: "Confirm clearing the response cache first." }) });
+
+export const clearResponseCacheAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
+  const input = ClearResponseCacheSchema.safeParse(Object.fromEntries(formData));
+  if (!input.success) return invalid(input.error);
+  let removed: number;
+  try {
+    removed = await clearResponseCache(getDb());
+  } catch (error) {
+    return actionFailure(error);
+  }
+  revalidatePath("/runs/new");
+  return { ok: true, message: `Cleared the response cache: ${removed} stored repl${removed === 1 ? "y" : "ies"} removed.` };
 });
 
 function invalid(error: z.ZodError): ActionFailure {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
+import { pricesForDisplay } from "@/lib/model/prices";
 import { FilterSelect } from "./filter-select";
 import { ImportResultsForm } from "./import-results-form";
 import { parseRunListQuery, runListHref, sortRunRows, toRunListRow, type RunListQuery } from "./_lib/run-list-query";
@@ -21,7 +22,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     listSkillViews(db),
   ]);
   const now = new Date();
-  const rows = sortRunRows(runs.map((run) => toRunListRow(run, now)), query.sort, query.dir);
+  const prices = pricesForDisplay();
+  const rows = sortRunRows(runs.map((run) => toRunListRow(run, now, prices)), query.sort, query.dir);
   const filtered = query.datasetId !== undefined || query.skillId !== undefined;
 
   return (

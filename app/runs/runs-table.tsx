@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "@/app/_lib/format";
+import { formatCost, formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "@/app/_lib/format";
 import { sortHref, type RunListQuery, type RunListRow, type RunSortKey } from "./_lib/run-list-query";
 import { COMPARE_FORM_ID } from "./compare-selected";
 import styles from "./runs.module.css";
@@ -15,6 +15,7 @@ const COLUMNS: { key: RunSortKey; label: string; numeric?: boolean }[] = [
   { key: "f1", label: "F1", numeric: true },
   { key: "started", label: "Started" },
   { key: "duration", label: "Duration", numeric: true },
+  { key: "cost", label: "Cost", numeric: true },
 ];
 
 /** Server-rendered: sorting is a link per column header, so the sort lives in the URL. */
@@ -38,7 +39,7 @@ export function RunsTable({ rows, query }: { rows: RunListRow[]; query: RunListQ
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ run, em, f1, fraction, durationSeconds }) => (
+        {rows.map(({ run, em, f1, fraction, durationSeconds, costUsd }) => (
           <tr key={run.id}>
             <td>
               <input
@@ -66,6 +67,7 @@ export function RunsTable({ rows, query }: { rows: RunListRow[]; query: RunListQ
             <td className="num">{formatScore(f1)}</td>
             <td>{formatDateTime(run.startedAt)}</td>
             <td className="num">{formatDuration(durationSeconds)}</td>
+            <td className="num">{formatCost(costUsd)}</td>
           </tr>
         ))}
       </tbody>

@@ -23,3 +23,4 @@ export * from "./optimization-stages";
 export * from "./pending-items";
 export * from "./response-cache";
 export * from "./optimization-views";
+export * from "./optimization-usage";

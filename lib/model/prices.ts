@@ -15,10 +15,11 @@ const PriceSchema = z.strictObject({
   cachedInput: z.number().min(0).optional(),
 });
 export type ModelPrice = z.infer<typeof PriceSchema> & { source: string };
+export type PriceTable = Record<string, z.infer<typeof PriceSchema>>;
 
 /** OpenAI's published list prices, USD per million tokens, as of the date given; a config entry overrides them. */
 export const KNOWN_PRICES_AS_OF = "2025-04-14";
-const KNOWN_PRICES: Record<string, z.infer<typeof PriceSchema>> = {
+const KNOWN_PRICES: PriceTable = {
   "gpt-4.1": { input: 2, output: 8, cachedInput: 0.5 },
   "gpt-4.1-mini": { input: 0.4, output: 1.6, cachedInput: 0.1 },
   "gpt-4.1-nano": { input: 0.1, output: 0.4, cachedInput: 0.025 },
@@ -31,7 +32,7 @@ export class PriceConfigError extends Error {
 }
 
 /** The configured price table, checked; an error names the file and the field. */
-export function loadConfiguredPrices(env: Readonly<Record<string, string | undefined>> = process.env): Record<string, z.infer<typeof PriceSchema>> {
+export function loadConfiguredPrices(env: Readonly<Record<string, string | undefined>> = process.env): PriceTable {
   const { path } = agentConfigPath(env);
   if (!existsSync(path)) return {};
   let raw: { prices?: unknown };
@@ -49,7 +50,7 @@ export function loadConfiguredPrices(env: Readonly<Record<string, string | undef
   return parsed.data;
 }
 
-export function priceOf(model: string, configured: Record<string, z.infer<typeof PriceSchema>> = {}): ModelPrice | null {
+export function priceOf(model: string, configured: PriceTable = {}): ModelPrice | null {
   if (Object.hasOwn(configured, model)) return { ...configured[model]!, source: "skillboard.config.json" };
   if (Object.hasOwn(KNOWN_PRICES, model)) return { ...KNOWN_PRICES[model]!, source: `list price as of ${KNOWN_PRICES_AS_OF}` };
   return null;
@@ -61,4 +62,54 @@ export function costOf(price: ModelPrice | null, tokens: { prompt: number; compl
   const cached = Math.min(tokens.cachedPrompt ?? 0, tokens.prompt);
   const cachedRate = price.cachedInput ?? price.input;
   return ((tokens.prompt - cached) * price.input + cached * cachedRate + tokens.completion * price.output) / 1_000_000;
+}
+
+/**
+ * The table pages price with: the configured one, or null when skillboard.config.json's prices are broken. Then every
+ * cost is unknown, known models too: the broken entry may be the override that applies (the CLI reports the error).
+ */
+export function pricesForDisplay(env: Readonly<Record<string, string | undefined>> = process.env): PriceTable | null {
+  try {
+    return loadConfiguredPrices(env);
+  } catch (error) {
+    if (error instanceof PriceConfigError) return null;
+    throw error;
+  }
+}
+
+/** Tokens some model calls used: a run's totals (cached replies are not in them), or an optimisation's optimizer calls. */
+export interface ModelUsage {
+  backend: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  /** "imported": read from a results file, which may carry no token counts at all. */
+  source?: string;
+}
+
+/** What the usage cost in US dollars (null: unknown) and where the price comes from. */
+export interface UsageCost {
+  usd: number | null;
+  priceSource: string | null;
+}
+
+/**
+ * The one cost computation every page uses. The offline baseline calls no model and costs 0; an imported run without
+ * token counts, a model without a price, or a broken price table (`prices` null) cost unknown, never a made-up number.
+ */
+export function usageCost(usage: ModelUsage, prices: PriceTable | null): UsageCost {
+  if (usage.backend === "baseline") return { usd: 0, priceSource: "the offline baseline calls no model" };
+  if (usage.source === "imported" && usage.promptTokens + usage.completionTokens === 0) return { usd: null, priceSource: null };
+  const price = prices === null ? null : priceOf(usage.model, prices);
+  return { usd: costOf(price, { prompt: usage.promptTokens, completion: usage.completionTokens }), priceSource: price?.source ?? null };
+}
+
+/** The sum of several costs, unknown as soon as one of them is (a partial sum would under-state the spend). */
+export function totalCost(costs: readonly UsageCost[]): number | null {
+  let sum = 0;
+  for (const cost of costs) {
+    if (cost.usd === null) return null;
+    sum += cost.usd;
+  }
+  return sum;
 }

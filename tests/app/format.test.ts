@@ -2,7 +2,7 @@
 // zone), sub-second durations that do not read as "0s", and the count, score and difference formats.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  formatBytes, formatCount, formatDateTime, formatDuration, formatInterval, formatLatency, formatPValue, formatRate, formatScore, formatSigned,
+  formatBytes, formatCost, formatCount, formatDateTime, formatDuration, formatInterval, formatLatency, formatPValue, formatRate, formatScore, formatSigned,
 } from "@/app/_lib/format";
 
 describe("formatDateTime", () => {
@@ -68,5 +68,24 @@ describe("numbers", () => {
     expect(formatInterval({ low: -0.02, high: 0.3 })).toBe("[-0.020, +0.300]");
     expect(formatPValue(0.388)).toBe("0.39");
     expect(formatPValue(0.0004)).toBe("< 0.001");
+  });
+});
+
+describe("formatCost", () => {
+  it("shows dollars, fractions of a cent for small runs, and \"unknown\" (never a number) without a price", () => {
+    expect(formatCost(12.345)).toBe("$12.35");
+    expect(formatCost(0.01234)).toBe("$0.0123");
+    expect(formatCost(0)).toBe("$0.00");
+    expect(formatCost(0.00001)).toBe("< $0.0001");
+    expect(formatCost(null)).toBe("unknown");
+    expect(formatCost(undefined)).toBe("unknown");
+    expect(formatCost(Number.NaN)).toBe("unknown");
+  });
+
+  it("signs a difference", () => {
+    expect(formatCost(0.0123, { signed: true })).toBe("+$0.0123");
+    expect(formatCost(-2.5, { signed: true })).toBe("-$2.50");
+    expect(formatCost(0, { signed: true })).toBe("$0.00");
+    expect(formatCost(null, { signed: true })).toBe("unknown");
   });
 });

@@ -38,11 +38,27 @@ describe("runs list query", () => {
 
   it("sorts by a column either way, rows without a value last", () => {
     const rows = [view({ id: 1, emSum: 2 }), view({ id: 2, emSum: 8 }), view({ id: 3, nDone: 0, emSum: 0, status: "queued", startedAt: null }), view({ id: 4, emSum: 5 })]
-      .map((run) => toRunListRow(run, T0));
+      .map((run) => toRunListRow(run, T0, {}));
     expect(sortRunRows(rows, "em", "desc").map((row) => row.run.id)).toEqual([2, 4, 1, 3]);
     expect(sortRunRows(rows, "em", "asc").map((row) => row.run.id)).toEqual([1, 4, 2, 3]);
     expect(sortRunRows(rows, "started", "desc").at(-1)?.run.id).toBe(3);
     expect(sortRunRows(rows, "id", "desc").map((row) => row.run.id)).toEqual([4, 3, 2, 1]);
+  });
+
+  it("prices each run at its model's price, unknown (never 0) without one, and sorts by cost with unknown last", () => {
+    const rows = [
+      view({ id: 1, model: "gpt-4.1-mini", promptTokens: 1_000_000, completionTokens: 0 }), // $0.40 at the list price
+      view({ id: 2, model: "my-local-llama", promptTokens: 5_000, completionTokens: 500 }), // no price known
+      view({ id: 3, model: "gpt-4.1-mini", promptTokens: 0, completionTokens: 1_000_000 }), // $1.60
+      view({ id: 4, backend: "baseline", model: "baseline" }), // calls no model
+      view({ id: 5, source: "imported", model: "gpt-4.1-mini" }), // the results file carried no token counts
+    ].map((run) => toRunListRow(run, T0, {}));
+    expect(rows.map((row) => row.costUsd)).toEqual([expect.closeTo(0.4, 10), null, expect.closeTo(1.6, 10), 0, null]);
+    expect(sortRunRows(rows, "cost", "desc").map((row) => row.run.id)).toEqual([3, 1, 4, 5, 2]);
+    expect(sortRunRows(rows, "cost", "asc").map((row) => row.run.id)).toEqual([4, 1, 3, 5, 2]);
+    // The server's own table wins over the list price; a broken table (null) leaves every model unknown.
+    expect(toRunListRow(rows[0]!.run, T0, { "gpt-4.1-mini": { input: 1, output: 1 } }).costUsd).toBeCloseTo(1, 10);
+    expect(toRunListRow(rows[0]!.run, T0, null).costUsd).toBeNull();
   });
 });
 

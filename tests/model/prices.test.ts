@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { costOf, loadConfiguredPrices, priceOf, PriceConfigError } from "@/lib/model/prices";
+import { costOf, loadConfiguredPrices, priceOf, PriceConfigError, pricesForDisplay, totalCost, usageCost } from "@/lib/model/prices";
 
 const dir = mkdtempSync(join(tmpdir(), "skillboard-prices-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,5 +29,35 @@ describe("model prices", () => {
     writeFileSync(bad, JSON.stringify({ prices: { "my-model": { input: -1, output: 2 } } }));
     expect(() => loadConfiguredPrices({ SKILLBOARD_CONFIG: bad })).toThrow(PriceConfigError);
     expect(() => loadConfiguredPrices({ SKILLBOARD_CONFIG: bad })).toThrow(/bad\.json: prices\.my-model\.input/);
+  });
+});
+
+describe("usageCost and totalCost (what every page shows)", () => {
+  const usage = { backend: "openai", model: "gpt-4.1-mini", promptTokens: 1_000_000, completionTokens: 500_000 };
+
+  it("prices usage at the model's price, the baseline at 0, and an unpriced model or an import without tokens as unknown", () => {
+    expect(usageCost(usage, {})).toEqual({ usd: expect.closeTo(0.4 + 0.8, 10), priceSource: expect.stringMatching(/^list price as of /) });
+    expect(usageCost({ ...usage, model: "my-local-llama" }, {})).toEqual({ usd: null, priceSource: null });
+    expect(usageCost({ ...usage, backend: "baseline", model: "baseline" }, {})).toMatchObject({ usd: 0 });
+    expect(usageCost({ ...usage, promptTokens: 0, completionTokens: 0, source: "imported" }, {})).toEqual({ usd: null, priceSource: null });
+    // An imported file that did carry token counts is priced like any run.
+    expect(usageCost({ ...usage, source: "imported" }, {}).usd).toBeCloseTo(1.2, 10);
+    // A broken price table (null) prices nothing, not even a known model: the broken entry may be its override.
+    expect(usageCost(usage, null)).toEqual({ usd: null, priceSource: null });
+  });
+
+  it("adds costs, and a sum with one unknown part is unknown", () => {
+    expect(totalCost([{ usd: 0.5, priceSource: "a" }, { usd: 0.25, priceSource: "b" }])).toBeCloseTo(0.75, 10);
+    expect(totalCost([{ usd: 0.5, priceSource: "a" }, { usd: null, priceSource: null }])).toBeNull();
+    expect(totalCost([])).toBe(0);
+  });
+
+  it("reads the configured table for pages, and a broken one as null instead of failing the page", () => {
+    const good = join(dir, "display-good.json");
+    writeFileSync(good, JSON.stringify({ prices: { "my-model": { input: 1, output: 2 } } }));
+    expect(pricesForDisplay({ SKILLBOARD_CONFIG: good })).toEqual({ "my-model": { input: 1, output: 2 } });
+    const bad = join(dir, "display-bad.json");
+    writeFileSync(bad, JSON.stringify({ prices: { "my-model": { input: "cheap", output: 2 } } }));
+    expect(pricesForDisplay({ SKILLBOARD_CONFIG: bad })).toBeNull();
   });
 });

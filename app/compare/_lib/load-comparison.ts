@@ -1,4 +1,5 @@
 import { breakdownByMetadata, describeDifferenceCached, pairScores, type FieldBreakdown, type PairedScores, type RunDifference } from "@/lib/compare";
+import { pricesForDisplay, usageCost, type UsageCost } from "@/lib/model/prices";
 import { getItemMetadata, getRunScores, type Db, NotFoundError, getRunCurve, getRunWithNames, type CurvePoint, type RunWithNames } from "@/lib/db";
 
 export interface ComparedRun {
@@ -7,6 +8,8 @@ export interface ComparedRun {
   difference: RunDifference | null;
   paired: PairedScores | null;
   curve: CurvePoint[];
+  /** The whole run's cost at its model's price (usd null: unknown). */
+  cost: UsageCost;
 }
 
 export type ComparisonLoad =
@@ -37,11 +40,13 @@ export async function loadComparison(db: Db, runIds: readonly number[], vs: numb
     Promise.all(views.map((run) => getRunScores(db, run.id))),
     Promise.all(views.map((run) => getRunCurve(db, run.id))),
   ]);
+  const prices = pricesForDisplay();
   const started = performance.now();
   const runs: ComparedRun[] = views.map((run, index) => {
-    if (index === 0) return { run, difference: null, paired: null, curve: curves[index]! };
+    const cost = usageCost(run, prices);
+    if (index === 0) return { run, difference: null, paired: null, curve: curves[index]!, cost };
     const paired = pairScores(scores[0]!, scores[index]!);
-    return { run, difference: describeDifferenceCached(paired), paired, curve: curves[index]! };
+    return { run, difference: describeDifferenceCached(paired), paired, curve: curves[index]!, cost };
   });
   const statsMs = performance.now() - started;
   const focus = runs.find((entry) => entry.run.id === vs) ?? runs[1];

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { OptimizationStatusBadge } from "@/app/_components/optimization-status";
-import { formatCount, formatDuration, formatPValue, formatScore } from "@/app/_lib/format";
+import { formatCost, formatCount, formatDuration, formatPValue, formatScore } from "@/app/_lib/format";
 import type { OptimizationLivePayload, StageRow } from "@/app/_lib/optimization-payload";
 import { DecisionPanel, OptimizationActions } from "./optimization-actions";
 import { useOptimizationLive } from "./use-optimization-live";
@@ -13,7 +13,7 @@ const stepHref = (id: number, key: string) => `/optimize/${id}/steps/${encodeURI
 
 export function LiveOptimizationView({ initial }: { initial: OptimizationLivePayload }) {
   const { data, error } = useOptimizationLive(initial.optimization.id, initial);
-  const { optimization: o, summary, stages, pendingKey, activeRuns, lineage } = data;
+  const { optimization: o, summary, stages, pendingKey, activeRuns, lineage, cost } = data;
   const running = o.status === "running" || o.status === "queued";
   const now = activeRuns.at(-1);
   const stage = now ? now.key : summary.lastKey;
@@ -49,10 +49,11 @@ export function LiveOptimizationView({ initial }: { initial: OptimizationLivePay
       <section className={`card ${styles.card}`} aria-labelledby="spend-heading">
         <h2 id="spend-heading">Spend against caps</h2>
         <div className={styles.spend}>
-          <SpendBar label="Target calls" value={o.targetCalls} cap={summary.caps.maxTargetCalls} format={formatCount} />
-          <SpendBar label="Optimizer tokens" value={o.optimizerTokens} cap={summary.caps.maxOptimizerTokens} format={formatCount} extra={`${formatCount(o.optimizerCalls)} calls`} />
+          <SpendBar label="Target calls" value={o.targetCalls} cap={summary.caps.maxTargetCalls} format={formatCount} extra={`cost ${formatCost(cost.target)}`} />
+          <SpendBar label="Optimizer tokens" value={o.optimizerTokens} cap={summary.caps.maxOptimizerTokens} format={formatCount} extra={`${formatCount(o.optimizerCalls)} calls · cost ${formatCost(cost.optimizer.usd)}`} />
           <SpendBar label="Wall time" value={summary.durationS ?? 0} cap={summary.caps.maxWallS} format={formatDuration} />
         </div>
+        <p data-testid="spend-cost"><strong>Cost</strong>: {formatCost(cost.total)}{cost.total === null ? <span className="hint"> · {o.source === "imported" ? "not recorded in the imported directory" : "no price is known for a model it used (skillboard.config.json “prices”)"}</span> : null}</p>
       </section>
 
       <section className={`card ${styles.card}`} aria-labelledby="lineage-heading">

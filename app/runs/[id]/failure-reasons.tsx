@@ -1,6 +1,6 @@
 import type { FailureReasonCount } from "@/lib/db";
 import type { LiveStats } from "@/lib/runs/live-stats";
-import { formatCount, formatRate } from "@/app/_lib/format";
+import { formatCost, formatCount, formatRate } from "@/app/_lib/format";
 import type { RunLivePayload } from "../../_lib/live-payload";
 import type { RunSummary } from "../../_lib/run-summary";
 import styles from "./run.module.css";
@@ -46,7 +46,7 @@ export function TokenUsage({ run, stats, measured, cachedItems, cost }: { run: R
     ["Rate-limited responses (429)", formatCount(run.rateLimited)],
     // Cached replies cost no tokens: they are not in the totals above.
     ...(cachedItems === null ? [] : [["Answered from the response cache", `${formatCount(cachedItems)} cached`] as [string, string]]),
-    ["Cost", cost.usd === null ? `unknown (no price for ${run.model})` : `$${cost.usd.toFixed(cost.usd < 1 ? 4 : 2)} (${cost.priceSource})`],
+    ["Cost", cost.usd === null ? `${formatCost(null)} (no price for ${run.model})` : `${formatCost(cost.usd)} (${cost.priceSource})`],
   ];
   return (
     <section className={`card ${styles.fixedCard}`}>

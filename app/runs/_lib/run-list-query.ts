@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { idSchema } from "@/app/_lib/ids";
 import type { RunWithNames } from "@/lib/db";
+import { usageCost, type PriceTable } from "@/lib/model/prices";
 import { computeLiveStats } from "@/lib/runs/live-stats";
 
 /** Columns the runs table sorts by; each is a query value (`?sort=em&dir=desc`). */
-export const RUN_SORT_KEYS = ["id", "status", "dataset", "skill", "model", "progress", "em", "f1", "started", "duration"] as const;
+export const RUN_SORT_KEYS = ["id", "status", "dataset", "skill", "model", "progress", "em", "f1", "started", "duration", "cost"] as const;
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export type SortDir = "asc" | "desc";
 
@@ -65,11 +66,17 @@ export interface RunListRow {
   f1: number | null;
   fraction: number;
   durationSeconds: number | null;
+  /** US dollars at the model's price; null when no price is known (or the import recorded no tokens). */
+  costUsd: number | null;
 }
 
-export function toRunListRow(run: RunWithNames, now: Date): RunListRow {
+/** `prices`: the server's table (pricesForDisplay), null when it is broken. */
+export function toRunListRow(run: RunWithNames, now: Date, prices: PriceTable | null): RunListRow {
   const stats = computeLiveStats(run, now);
-  return { run, em: stats.em, f1: stats.f1, fraction: stats.fraction, durationSeconds: run.startedAt ? stats.elapsedSeconds : null };
+  return {
+    run, em: stats.em, f1: stats.f1, fraction: stats.fraction, durationSeconds: run.startedAt ? stats.elapsedSeconds : null,
+    costUsd: usageCost(run, prices).usd,
+  };
 }
 
 const SORT_VALUE: Record<RunSortKey, (row: RunListRow) => string | number | null> = {
@@ -83,6 +90,7 @@ const SORT_VALUE: Record<RunSortKey, (row: RunListRow) => string | number | null
   f1: (row) => row.f1,
   started: (row) => row.run.startedAt?.getTime() ?? null,
   duration: (row) => row.durationSeconds,
+  cost: (row) => row.costUsd,
 };
 
 /** Sorted by the chosen column; rows without a value (no items yet, never started) go last either way; ties newest first. */

@@ -8,6 +8,7 @@ import type { ActionFailure } from "../../_lib/action-result";
 import { BackendFieldset } from "./backend-fieldset";
 import { describedBy, FormField, NumberField } from "@/app/_components/form-field";
 import { ItemsFieldset } from "./items-fieldset";
+import { ResponseCacheControl } from "./response-cache-control";
 import styles from "./new-run.module.css";
 
 export interface SkillVersionGroup {
@@ -21,9 +22,11 @@ interface NewRunFormProps {
   skills: SkillVersionGroup[];
   backends: BackendOption[];
   defaults: StartRunDefaults;
+  /** What the response cache holds now (entries and bytes). */
+  cacheSize: { entries: number; bytes: number };
 }
 
-export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormProps) {
+export function NewRunForm({ datasets, skills, backends, defaults, cacheSize }: NewRunFormProps) {
   // The action only ever answers with a failure: on success it redirects to the new run.
   const [state, formAction, pending] = useActionState<ActionFailure | null, FormData>(startRunAction, null);
   const [diagnosticMode, setDiagnosticMode] = useState(defaults.diagnosticMode);
@@ -97,6 +100,7 @@ export function NewRunForm({ datasets, skills, backends, defaults }: NewRunFormP
             Use the response cache
           </label>
           <p className="hint">A request sent before (same model, settings and messages) is answered from the stored reply, at no cost; off: fresh samples.</p>
+          <ResponseCacheControl size={cacheSize} />
         </div>
         <div className="field">
           <label className={styles.inline}>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions } from "@/lib/db";
+import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions, responseCacheSize } from "@/lib/db";
 import { describeBackends, withAgentPrograms } from "@/app/_lib/backends";
 import { parseIdParam } from "../../_lib/ids";
 import type { SearchParams } from "../../_lib/search-params";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const db = getDb();
-  const [datasets, versions] = await Promise.all([listDatasets(db), listSkillVersions(db)]);
+  const [datasets, versions, cacheSize] = await Promise.all([listDatasets(db), listSkillVersions(db), responseCacheSize(db)]);
   const fromId = parseIdParam(params.from);
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
@@ -51,6 +51,7 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
           skills={[...groups.values()]}
           backends={backendOptions}
           defaults={defaults}
+          cacheSize={cacheSize}
         />
       )}
     </>
