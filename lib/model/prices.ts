@@ -72,10 +72,17 @@ export function pricesForDisplay(env: Readonly<Record<string, string | undefined
   try {
     return loadConfiguredPrices(env);
   } catch (error) {
-    if (error instanceof PriceConfigError) return null;
-    throw error;
+    if (!(error instanceof PriceConfigError)) throw error;
+    // Every cost then reads "unknown"; the log says why, once per distinct problem (pages ask on every request).
+    if (!reportedPriceProblems.has(error.message)) {
+      reportedPriceProblems.add(error.message);
+      process.stderr.write(`skillboard: prices ignored, every cost shows as unknown: ${error.message}\n`);
+    }
+    return null;
   }
 }
+
+const reportedPriceProblems = new Set<string>();
 
 /** Tokens some model calls used: a run's totals (cached replies are not in them), or an optimisation's optimizer calls. */
 export interface ModelUsage {
