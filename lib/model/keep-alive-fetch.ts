@@ -54,11 +54,41 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
         const responseHeaders = new Headers();
         const raw = response.rawHeaders;
         for (let i = 0; i + 1 < raw.length; i += 2) responseHeaders.append(raw[i]!, raw[i + 1]!);
-        resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, statusText: response.statusMessage, headers: responseHeaders }));
+        const init = { status, statusText: response.statusMessage, headers: responseHeaders };
+        resolve(NULL_BODY_STATUSES.has(status) ? new Response(null, init) : new BufferedResponse(Buffer.concat(chunks), init));
       });
     });
     request.end(body);
   });
+}
+
+/**
+ * A Response whose body is already in memory: text() and json() decode the buffer directly. A Response built on a
+ * Buffer wraps it in a web ReadableStream that text() then reads back chunk by chunk (~0.05 ms of CPU per call in a
+ * profile of a 20,000-item run, with its garbage); `body` is still there, made on first use, for code that streams.
+ */
+class BufferedResponse extends Response {
+  readonly #bytes: Buffer<ArrayBuffer>;
+
+  constructor(bytes: Buffer<ArrayBuffer>, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+    let stream: ReadableStream<Uint8Array> | null = null;
+    Object.defineProperty(this, "body", { get: () => (stream ??= new Response(bytes).body), configurable: true });
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(this.#bytes.toString("utf8"));
+  }
+
+  override async json(): Promise<unknown> {
+    return JSON.parse(this.#bytes.toString("utf8"));
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.#bytes;
+    return Promise.resolve(buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer);
+  }
 }
 
 function abortError(): Error {
