@@ -1,8 +1,8 @@
 /**
  * Runs once when the Next.js server boots, before the first request: make the output streams safe to lose and free of
  * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install, remove
- * dataset imports a crash left unfinished, start the run worker (which also resumes runs a crash or restart left
- * "running"), and make sure a stop signal stops the server.
+ * dataset imports a crash left unfinished, start the worker process (which executes queued runs and optimisations,
+ * and resumes those a crash or restart left "running"), and make sure a stop signal stops the server.
  */
 
 /** After SIGTERM or SIGINT, how long Next may take to close (it waits for requests under way) before the process ends anyway. */
@@ -30,22 +30,20 @@ export async function register(): Promise<void> {
   const { getDb } = await import("./lib/db");
   const { seedDemoIfEmpty } = await import("./lib/db/demo");
   const { removeAbandonedDatasetImports } = await import("./lib/db");
-  const { ensureRunWorker } = await import("./lib/rollout/process-worker");
-  const { ensureOptimizationWorker } = await import("./lib/optimize/engine/worker");
+  const { ensureDashboardWorkers } = await import("./lib/workers/dashboard-workers");
   const { seeded } = await seedDemoIfEmpty(getDb());
   // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
   if (seeded) console.error("skillboard: added the demo dataset and skills");
   await removeAbandonedDatasetImports(getDb());
-  const worker = ensureRunWorker();
-  const optimizationWorker = ensureOptimizationWorker();
+  // Runs and optimisations execute in a worker process (SKILLBOARD_WORKER=inline: in this one), so pages stay fast.
+  const workers = ensureDashboardWorkers();
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       // Runs under way are released still "running" (finished items stored), for the next start to resume. Next closes
       // its server and exits by itself; whatever holds it up (a slow download), the process ends by the deadline, and
       // a run the worker had no time to release is resumed all the same (its lease names a process that is gone).
-      void worker.stop();
-      void optimizationWorker.stop();
+      void workers.stop();
       setTimeout(() => process.exit(128 + (signal === "SIGTERM" ? 15 : 2)), STOP_DEADLINE_MS).unref();
     });
   }

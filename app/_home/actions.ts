@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { findDemoRunInputs } from "@/lib/db/demo";
 import { createRunFor } from "@/lib/rollout/create-run";
-import { wakeRunWorker } from "@/lib/rollout/process-worker";
+import { wakeDashboardWorkers } from "@/lib/workers/dashboard-workers";
 import { RunSettingsSchema } from "@/lib/runs/run-config";
 import type { ActionResult } from "../_lib/action-result";
 import { guardedAction } from "../_lib/guarded-action";
@@ -25,7 +25,7 @@ export const startDemoRunAction = guardedAction(async (): Promise<ActionResult> 
     skillVersionId: demo.skillVersionId,
     config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({}) },
   });
-  wakeRunWorker();
+  wakeDashboardWorkers();
   revalidatePath("/");
   revalidatePath("/runs");
   // Outside any try: redirect works by throwing.

@@ -10,7 +10,7 @@ import { getDb, getOptimization, requestOptimizationCancel, requeueOptimization 
 import { createOptimizationFor, validateOptimization } from "@/lib/optimize/engine";
 import { ApprovalError, decideApproval } from "@/lib/optimize/engine/approval";
 import { estimateOptimization } from "@/lib/optimize/engine/estimate";
-import { wakeOptimizationWorker } from "@/lib/optimize/engine/worker";
+import { wakeDashboardWorkers } from "@/lib/workers/dashboard-workers";
 import { engineFailure, optimizationInputFromForm, type OptimizationFormFailure } from "./_lib/optimization-form";
 
 // Server actions of the optimisation pages: each goes through guardedAction, validates with zod, calls lib/ and
@@ -41,7 +41,7 @@ export const startOptimizationAction = guardedAction(async (_previous: Optimizat
   } catch (error) {
     return engineFailure(error);
   }
-  wakeOptimizationWorker();
+  wakeDashboardWorkers();
   revalidatePath("/optimize");
   redirect(`/optimize/${id}`);
 });
@@ -78,7 +78,7 @@ export const resumeOptimizationAction = guardedAction(async (formData: FormData)
   } catch (error) {
     return actionFailure(error);
   }
-  wakeOptimizationWorker();
+  wakeDashboardWorkers();
   return revalidated(id, "Queued to resume; finished stages are kept.");
 });
 
@@ -88,7 +88,7 @@ export const decideCandidateAction = guardedAction(async (formData: FormData): P
   const { optimizationId: id, decision, skill } = input.data;
   try {
     const outcome = await decideApproval(getDb(), id, decision, skill);
-    wakeOptimizationWorker();
+    wakeDashboardWorkers();
     revalidatePath(`/optimize/${id}/steps/${encodeURIComponent(outcome.stepKey)}`);
     const said = outcome.decision === "edited" ? "edited: the edited candidate is scored and gated again" : outcome.decision;
     return revalidated(id, `${outcome.stepKey} ${said}; the optimisation goes on.`);

@@ -8,7 +8,7 @@ import { guardedAction } from "@/app/_lib/guarded-action";
 import { chosenIdSchema, RunIdSchema } from "@/app/_lib/ids";
 import { clearResponseCache, getDb, queueRunForResume, retryFailedItems, requestCancel } from "@/lib/db";
 import { removeKeptWorkspaces } from "@/lib/rollout/agent-workspaces";
-import { wakeRunWorker } from "@/lib/rollout/process-worker";
+import { wakeDashboardWorkers } from "@/lib/workers/dashboard-workers";
 import { rerunWithSkillVersion } from "./_lib/rerun";
 import { startRunFromForm, type StartRunFailure } from "./_lib/start-run-form";
 
@@ -21,7 +21,7 @@ import { startRunFromForm, type StartRunFailure } from "./_lib/start-run-form";
 export const startRunAction = guardedAction(async (_previous: ActionFailure | null, formData: FormData): Promise<StartRunFailure> => {
   const result = await startRunFromForm(getDb(), formData);
   if (!result.ok) return result;
-  wakeRunWorker();
+  wakeDashboardWorkers();
   revalidatePath("/runs");
   redirect(`/runs/${result.data.runId}`);
 });
@@ -49,7 +49,7 @@ export const resumeRunAction = guardedAction(async (formData: FormData): Promise
   } catch (error) {
     return actionFailure(error);
   }
-  wakeRunWorker();
+  wakeDashboardWorkers();
   return revalidated(input.data.runId, "Queued to resume; finished items are kept.");
 });
 
@@ -62,7 +62,7 @@ export const retryFailedItemsAction = guardedAction(async (formData: FormData): 
   } catch (error) {
     return actionFailure(error);
   }
-  wakeRunWorker();
+  wakeDashboardWorkers();
   return revalidated(input.data.runId, `Queued ${removed} failed item${removed === 1 ? "" : "s"} to run again.`);
 });
 
@@ -77,7 +77,7 @@ export const runAgainAction = guardedAction(async (formData: FormData): Promise<
   } catch (error) {
     return actionFailure(error);
   }
-  wakeRunWorker();
+  wakeDashboardWorkers();
   revalidatePath("/runs");
   // Outside the try: redirect works by throwing.
   redirect(`/runs/${newRunId}`);

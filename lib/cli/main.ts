@@ -8,6 +8,7 @@ import { importCommand } from "./commands/import";
 import { promptCommand } from "./commands/prompt";
 import { optimizeCommand } from "./commands/optimize";
 import { runCommand } from "./commands/run";
+import { workerCommand } from "./commands/worker";
 import { scoreCommand } from "./commands/score";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
 
@@ -50,7 +51,8 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
   cache info | cache clear               the response cache's size; empty it
   export RUN_ID --format csv|jsonl|seed
   import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
-                                          a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id`;
+                                          a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id
+  worker [--name NAME]                    execute queued runs and optimisations until stopped (what the dashboard starts)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
@@ -66,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
     case "cache": return cacheCommand(db, args);
     case "export": return exportCommand(db, args);
     case "import": return importCommand(db, args);
+    case "worker": return workerCommand(db, args);
     case undefined: case "help": case "--help": case "-h":
       logLine(USAGE);
       return command === undefined ? 2 : 0;

@@ -7,7 +7,6 @@ export * from "./run-batch";
 export * from "./select-items";
 export * from "./systemic-failure";
 export * from "./run-worker";
-export * from "./process-worker";
 export * from "./agent-backend";
 export * from "./agent-workspaces";
 export * from "./process-agent-item";

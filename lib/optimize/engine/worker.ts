@@ -4,7 +4,7 @@
  * server on one database never run the same one twice.
  */
 import { setMaxListeners } from "node:events";
-import { getDb, listOptimizationsToExecute, RunBusyError, type Db } from "../../db";
+import { listOptimizationsToExecute, RunBusyError, type Db } from "../../db";
 import { executeOptimization } from "./execute";
 import { startPoller } from "../../process/poller";
 
@@ -51,16 +51,4 @@ export function startOptimizationWorker(options: { db: Db; maxParallel?: number;
       await Promise.allSettled(active.values());
     },
   };
-}
-
-// One worker per server process, kept on globalThis so Next's module reloads in development do not start more.
-const holder = globalThis as unknown as { __skillboardOptimizationWorker?: OptimizationWorker };
-
-export function ensureOptimizationWorker(): OptimizationWorker {
-  holder.__skillboardOptimizationWorker ??= startOptimizationWorker({ db: getDb(), maxParallel: Number(process.env.SKILLBOARD_MAX_PARALLEL_OPTIMIZATIONS ?? 1) || 1 });
-  return holder.__skillboardOptimizationWorker;
-}
-
-export function wakeOptimizationWorker(): void {
-  ensureOptimizationWorker().wake();
 }

@@ -1,0 +1,41 @@
+/**
+ * The run and optimisation workers of one process, together: what the dashboard's worker process (`worker`, started
+ * by the server) runs, and what the server runs in its own process with SKILLBOARD_WORKER=inline.
+ */
+import type { Db } from "../db";
+import { startOptimizationWorker } from "../optimize/engine/worker";
+import { startRunWorker } from "../rollout/run-worker";
+
+export interface Workers {
+  /** Looks for work now (a run or an optimisation was queued) instead of at the next poll. */
+  wake(): void;
+  /** Stops taking work; what is under way is released, still "running", for the next start to resume. */
+  stop(): Promise<void>;
+}
+
+export interface WorkerLimits {
+  maxParallelRuns?: number;
+  maxParallelOptimizations?: number;
+}
+
+/** The limits set in the environment (SKILLBOARD_MAX_PARALLEL_RUNS, default 4; …_OPTIMIZATIONS, default 1). */
+export function workerLimitsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Required<WorkerLimits> {
+  return {
+    maxParallelRuns: Number(env.SKILLBOARD_MAX_PARALLEL_RUNS ?? 4) || 4,
+    maxParallelOptimizations: Number(env.SKILLBOARD_MAX_PARALLEL_OPTIMIZATIONS ?? 1) || 1,
+  };
+}
+
+export function startInlineWorkers(db: Db, limits: WorkerLimits = workerLimitsFromEnv(), log?: (line: string) => void): Workers {
+  const runs = startRunWorker({ db, maxParallelRuns: limits.maxParallelRuns, log });
+  const optimizations = startOptimizationWorker({ db, maxParallel: limits.maxParallelOptimizations, log });
+  return {
+    wake() {
+      runs.wake();
+      optimizations.wake();
+    },
+    async stop() {
+      await Promise.all([runs.stop(), optimizations.stop()]);
+    },
+  };
+}
