@@ -1,5 +1,4 @@
 import type { Db } from "./client";
-import { unindexResultsByStatus } from "./explorer-search";
 import { getRun, refuseImported, type RunRecord } from "./run-records";
 
 const RESUMABLE = new Set(["interrupted", "cancelled", "failed"]);
@@ -27,16 +26,15 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
   const removed = await db.$transaction(async (tx) => {
     const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true } });
     const itemIds = failed.map((row) => row.itemId);
-    await unindexResultsByStatus(tx, runId, ["error", "timeout"]);
     await tx.runItemConversation.deleteMany({ where: { runId, itemId: { in: itemIds } } });
     await tx.runItemExec.deleteMany({ where: { runId, itemId: { in: itemIds } } });
     await tx.runResult.deleteMany({ where: { runId, itemId: { in: itemIds } } });
     // Renumber and re-accumulate in completion order, so the curve stays a function of items completed.
     await tx.$executeRaw`
-      UPDATE "RunResult" SET seq = w.rn, cumEm = w.ce, cumF1 = w.cf, cumSubEm = w.cs
-      FROM (SELECT id, ROW_NUMBER() OVER win AS rn, SUM(em) OVER win AS ce, SUM(f1) OVER win AS cf, SUM(subEm) OVER win AS cs
-            FROM "RunResult" WHERE runId = ${runId} WINDOW win AS (ORDER BY seq ROWS UNBOUNDED PRECEDING)) AS w
-      WHERE "RunResult".id = w.id`;
+      UPDATE "RunResult" SET "seq" = w.rn, "cumEm" = w.ce, "cumF1" = w.cf, "cumSubEm" = w.cs
+      FROM (SELECT "id", ROW_NUMBER() OVER win AS rn, SUM("em") OVER win AS ce, SUM("f1") OVER win AS cf, SUM("subEm") OVER win AS cs
+            FROM "RunResult" WHERE "runId" = ${runId} WINDOW win AS (ORDER BY "seq" ROWS UNBOUNDED PRECEDING)) AS w
+      WHERE "RunResult"."id" = w."id"`;
     const totals = await tx.runResult.aggregate({
       where: { runId },
       _count: { _all: true },
