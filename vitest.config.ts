@@ -14,21 +14,19 @@ const NEEDS_BUILD = ["tests/**/*.browser.test.ts", "tests/**/*.server.test.ts"];
  */
 export const POSTGRESQL_SUITE = [
   "tests/db/**/*.test.ts",
-  "tests/app/runs-items.test.ts",
-  "tests/app/runs-actions.test.ts",
-  "tests/app/runs-live.test.ts",
-  "tests/app/optimize-views.test.ts",
-  "tests/app/datasets-upload.test.ts",
+  "tests/app/*.test.ts",
   "tests/export/*.test.ts",
   "tests/import/*.test.ts",
-  "tests/rollout/execute-run.test.ts",
-  "tests/rollout/response-cache.test.ts",
-  "tests/rollout/run-worker.test.ts",
+  "tests/rollout/*.test.ts",
   "tests/optimize/worker.test.ts",
   "tests/optimize/demo-optimization.test.ts",
+  "tests/optimize/skillopt-export.test.ts",
+  "tests/cli/cli.test.ts",
+  "tests/cli/kill-resume.test.ts",
+  "tests/cli/secrets.test.ts",
 ];
-/** SQLite only: what they test is SQLite's own locking. */
-const SQLITE_ONLY = ["tests/db/write-lock-first.test.ts"];
+/** Not run again on PostgreSQL: SQLite's own locking, and files of the folders above that use no database. */
+const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/app/format.test.ts", "tests/rollout/select-items.test.ts"];
 
 // Three projects: `npm run test:unit` runs "unit" only (the edit-test loop), `npm test` runs all (what CI runs).
 export default defineConfig({
@@ -54,7 +52,7 @@ export default defineConfig({
         test: {
           name: "db-postgresql",
           include: POSTGRESQL_SUITE,
-          exclude: [...configDefaults.exclude, ...NEEDS_BUILD, ...SQLITE_ONLY],
+          exclude: [...configDefaults.exclude, ...NEEDS_BUILD, ...NOT_ON_POSTGRESQL],
           globalSetup: ["./tests/support/pg-global-setup.ts"],
           env: { SKILLBOARD_TEST_PROJECT: "unit", SKILLBOARD_TEST_DATABASE: "postgresql" },
         },
