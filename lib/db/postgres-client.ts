@@ -7,10 +7,7 @@ import { applyPostgresMigrations } from "./migrate-postgres";
 
 type Adapter = Awaited<ReturnType<PrismaPg["connect"]>>;
 
-/**
- * The key of the advisory lock every transaction takes when it begins (see serialiseTransactions). Distinct from the
- * migrations' lock, which a starting process holds while the others' transactions wait for their connection.
- */
+/** The advisory lock every transaction takes when it begins (serialiseTransactions); the migrations take another. */
 const TRANSACTION_LOCK = 7_265_146_701;
 
 /**
