@@ -7,7 +7,28 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 const NEEDS_BUILD = ["tests/**/*.browser.test.ts", "tests/**/*.server.test.ts"];
 
-// Two projects: `npm run test:unit` runs "unit" only (the edit-test loop), `npm test` runs both (what CI runs).
+/**
+ * The database test suite, run a second time on PostgreSQL: the tests of lib/db and those that exercise it directly
+ * (the explorer, imports, exports, live counters, the rollout's writes, the optimiser's stored state). Each test's
+ * database is a copy of a migrated template on a throwaway cluster (tests/support/pg-global-setup.ts).
+ */
+export const POSTGRESQL_SUITE = [
+  "tests/db/**/*.test.ts",
+  "tests/app/*.test.ts",
+  "tests/export/*.test.ts",
+  "tests/import/*.test.ts",
+  "tests/rollout/*.test.ts",
+  "tests/optimize/worker.test.ts",
+  "tests/optimize/demo-optimization.test.ts",
+  "tests/optimize/skillopt-export.test.ts",
+  "tests/cli/cli.test.ts",
+  "tests/cli/kill-resume.test.ts",
+  "tests/cli/secrets.test.ts",
+];
+/** Not run again on PostgreSQL: SQLite's own locking, and files of the folders above that use no database. */
+const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/app/format.test.ts", "tests/rollout/select-items.test.ts"];
+
+// Three projects: `npm run test:unit` runs "unit" only (the edit-test loop), `npm test` runs all (what CI runs).
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
@@ -26,6 +47,16 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "app", include: NEEDS_BUILD } },
+      {
+        extends: true,
+        test: {
+          name: "db-postgresql",
+          include: POSTGRESQL_SUITE,
+          exclude: [...configDefaults.exclude, ...NEEDS_BUILD, ...NOT_ON_POSTGRESQL],
+          globalSetup: ["./tests/support/pg-global-setup.ts"],
+          env: { SKILLBOARD_TEST_PROJECT: "unit", SKILLBOARD_TEST_DATABASE: "postgresql" },
+        },
+      },
     ],
   },
 });

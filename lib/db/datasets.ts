@@ -5,7 +5,8 @@ import type { DatasetFormat, DatasetItem } from "../datasets/types";
 import type { Dataset, DatasetItem as DatasetItemRow } from "../../generated/prisma/client";
 import type { Db } from "./client";
 import { NotFoundError } from "./errors";
-import { prepared, sqliteDateTime, sqliteTransaction } from "./sqlite-transaction";
+import { bulkTransaction } from "./bulk-write";
+import { sqliteDateTime } from "./sqlite-transaction";
 
 export interface DatasetRecord {
   id: number;
@@ -42,9 +43,8 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
 /** Only finished imports exist for the rest of the application. */
 const COMPLETE = { complete: true } as const;
 
-// One prepared row insert run per item (see sqlite-transaction.ts): through Prisma, a 600,000-item file took a minute.
-const INSERT_ITEM = `INSERT INTO "DatasetItem" ("datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+// Written by bulkTransaction (a prepared row insert per item on SQLite): through Prisma, a 600,000-item file took a minute.
+const ITEM_COLUMNS = ["datasetId", "ordinal", "externalId", "question", "context", "answersJson", "diagnosticTraceContext", "metadataJson"];
 
 export interface DatasetImportInput {
   name: string;
@@ -109,17 +109,17 @@ export async function storeIncompleteDataset(
     for await (const batch of batches) {
       for (let start = 0; start < batch.length; start += ITEMS_PER_TRANSACTION) {
         const chunk = batch.slice(start, start + ITEMS_PER_TRANSACTION);
-        await sqliteTransaction(db, (sqlite) => {
-          const insert = prepared(sqlite, INSERT_ITEM);
-          for (const item of chunk) {
-            insert.run(
-              dataset.id, ordinal++, item.id, item.question, item.context, JSON.stringify(item.answers),
-              item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
-            );
-            stats.add(item);
-            hasher?.add(item);
-          }
-          prepared(sqlite, `UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`).run(sqliteDateTime(new Date()), dataset.id);
+        const rows = chunk.map((item) => [
+          dataset.id, ordinal++, item.id, item.question, item.context, JSON.stringify(item.answers),
+          item.diagnosticTraceContext ?? null, item.metadata ? JSON.stringify(item.metadata) : null,
+        ]);
+        for (const item of chunk) {
+          stats.add(item);
+          hasher?.add(item);
+        }
+        await bulkTransaction(db, (write) => {
+          write.insert("DatasetItem", ITEM_COLUMNS, rows);
+          write.run(`UPDATE "Dataset" SET "importHeartbeatAt" = ? WHERE "id" = ?`, [sqliteDateTime(new Date()), dataset.id]);
         });
         await shareEventLoop();
       }

@@ -11,6 +11,7 @@ import { hashDatasetItems, parseDatasetFile, sha256File } from "../datasets";
 import type { DatasetItem } from "../datasets/types";
 import type { Db } from "./client";
 import { importDataset } from "./datasets";
+import { engineOf, registerEngine } from "./engine";
 import { markInsideTransaction } from "./sqlite-transaction";
 import { addSkillVersion } from "./skills";
 
@@ -32,8 +33,8 @@ export function demoDirectory(): string {
 
 /**
  * Seeds the demo when the database has no datasets and no skills. Safe when several processes start at
- * once: the seed runs in one SQLite transaction that first takes the write lock and then re-checks that
- * the database is still empty, so a second seeder waits for the first and then finds its rows.
+ * once: the seed runs in one transaction that first takes the write lock (SQLite's, or PostgreSQL's transaction lock)
+ * and then re-checks that the database is still empty, so a second seeder waits for the first and then finds its rows.
  */
 export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = {}): Promise<{ seeded: boolean }> {
   // Cheap check first: on every start but the first, this is all that runs.
@@ -42,7 +43,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
   try {
     return await db.$transaction(
       async (tx) => {
-        // Every transaction holds SQLite's write lock from its start (lib/db/write-lock-first.ts), so a
+        // Every transaction holds the write lock from its start (write-lock-first.ts, postgres-client.ts), so a
         // concurrent seeder in another process waits here until we commit, then sees a non-empty database.
         if (!(await isEmpty(tx))) return { seeded: false };
         const inner = runInside(tx, db);
@@ -115,7 +116,8 @@ function runInside(tx: Prisma.TransactionClient, root: Db): Db {
   const inner = new Proxy(tx, {
     get: (target, key) => (key === "$transaction" ? $transaction : Reflect.get(target, key)),
   }) as unknown as Db;
-  // The dataset's rows are written on the connection directly (sqliteTransaction): into this same transaction.
+  // The dataset's rows are written in bulk (bulk-write.ts): into this same transaction, on either engine.
+  registerEngine(inner, engineOf(root));
   markInsideTransaction(inner, root);
   return inner;
 }

@@ -2,6 +2,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { ITEM_FILTERS, ITEMS_PER_PAGE, type ItemFilter, type ItemQuery } from "../runs/item-query";
 import type { ItemStatus } from "../runs/types";
 import type { Db } from "./client";
+import { engineOf } from "./engine";
 import { searchModeOf, type SearchMode } from "./explorer-search";
 import { filterCountsSql, orderBySql, searchScopeSql, viewWhereSql } from "./explorer-sql";
 
@@ -79,7 +80,7 @@ export async function queryRunItems(db: Db, runId: number, query: ItemQuery, opt
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(query.page, pageCount);
   const ids = await db.$queryRaw<{ id: number | bigint }[]>`
-    SELECT id FROM "RunResult" WHERE ${viewWhereSql(runId, query)} ${orderBySql(query.sort, query.dir)}
+    SELECT "id" FROM "RunResult" WHERE ${viewWhereSql(engineOf(db), runId, query)} ${orderBySql(query.sort, query.dir)}
     LIMIT ${pageSize + 1} OFFSET ${(page - 1) * pageSize}`;
   const pageIds = ids.slice(0, pageSize).map((row) => Number(row.id));
   return {
@@ -98,20 +99,20 @@ export async function queryRunItems(db: Db, runId: number, query: ItemQuery, opt
 /** Items per filter within the search, in one pass over the run's covering index. */
 export async function countItemsByFilter(db: Db, runId: number, q: string | undefined): Promise<ItemFilterCounts> {
   const [row] = await db.$queryRaw<Record<ItemFilter, number | bigint>[]>`
-    SELECT ${filterCountsSql(runId)} FROM "RunResult" WHERE ${searchScopeSql(runId, q)}`;
+    SELECT ${filterCountsSql(runId)} FROM "RunResult" WHERE ${searchScopeSql(engineOf(db), runId, q)}`;
   return Object.fromEntries(ITEM_FILTERS.map((filter) => [filter, Number(row?.[filter] ?? 0)])) as ItemFilterCounts;
 }
 
 export async function countView(db: Db, runId: number, query: Pick<ItemQuery, "filter" | "reason" | "q">): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS n FROM "RunResult" WHERE ${viewWhereSql(runId, query)}`;
+  const [row] = await db.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS n FROM "RunResult" WHERE ${viewWhereSql(engineOf(db), runId, query)}`;
   return Number(row?.n ?? 0);
 }
 
 async function readRows(db: Db, ids: number[]): Promise<RunItemRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.$queryRaw<ResultRow[]>`
-    SELECT id, itemId, trial, question, goldAnswersJson, predictedAnswer, em, f1, subEm, status, latencyMs, nTurns, failReason
-    FROM "RunResult" WHERE id IN (${Prisma.join(ids)})`;
+    SELECT "id", "itemId", "trial", "question", "goldAnswersJson", "predictedAnswer", "em", "f1", "subEm", "status", "latencyMs", "nTurns", "failReason"
+    FROM "RunResult" WHERE "id" IN (${Prisma.join(ids)})`;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -146,8 +147,8 @@ export async function failureGroups(db: Db, runId: number, q: string | undefined
   if (counts.timeouts > 0) groups.push({ filter: "timeouts", label: "Timeout", count: counts.timeouts });
   if (counts.errors > 0) {
     const messages = await db.$queryRaw<{ failReason: string; n: number | bigint }[]>`
-      SELECT failReason, COUNT(*) AS n FROM "RunResult" WHERE ${searchScopeSql(runId, q)} AND status = 'error'
-      GROUP BY failReason ORDER BY n DESC, failReason LIMIT ${ERROR_GROUPS_SHOWN + 1}`;
+      SELECT "failReason", COUNT(*) AS n FROM "RunResult" WHERE ${searchScopeSql(engineOf(db), runId, q)} AND "status" = 'error'
+      GROUP BY "failReason" ORDER BY n DESC, "failReason" LIMIT ${ERROR_GROUPS_SHOWN + 1}`;
     const shown = messages.length > ERROR_GROUPS_SHOWN ? messages.slice(0, ERROR_GROUPS_SHOWN - 1) : messages;
     for (const { failReason, n } of shown) {
       groups.push({ filter: "errors", reason: failReason, label: failReason || "unknown error", count: Number(n) });

@@ -1,11 +1,14 @@
 import { Prisma } from "../../generated/prisma/client";
-import type { Db } from "./client";
+import type { DatabaseEngine } from "./database-url";
 
 /**
  * The item explorer's search: a case-insensitive substring match over question, gold answers, predicted answer and
- * response. Terms of 3+ characters use the contentless FTS5 trigram table "RunResultSearch" (rowid = RunResult.id,
- * created by migration 20261130010000_item_explorer); a scan with LIKE over 100,000 long responses takes longer than
- * the page's whole budget. Trigram cannot match fewer than 3 characters, so shorter terms fall back to LIKE.
+ * response; a scan with LIKE over 100,000 long responses takes longer than the page's whole budget, so terms of 3+
+ * characters use a trigram index. The two engines' indexes, both kept up to date by the database itself:
+ * - SQLite: the contentless FTS5 trigram table "RunResultSearch" (rowid = RunResult.id, created by migration
+ *   20261130010000_item_explorer, filled and emptied by the triggers of 20261201055000_search_index_triggers; gold
+ *   answers indexed one per line). Trigram cannot match fewer than 3 characters, so shorter terms fall back to LIKE.
+ * - PostgreSQL: pg_trgm GIN indexes on the four columns (prisma/postgresql), which ILIKE uses for any term.
  */
 export const MIN_FULLTEXT_CHARS = 3;
 
@@ -15,21 +18,17 @@ export function searchModeOf(term: string): SearchMode {
   return Array.from(term).length >= MIN_FULLTEXT_CHARS ? "fulltext" : "scan";
 }
 
-/** Removes the run's results with these statuses from the search index; call before deleting the rows themselves. */
-export function unindexResultsByStatus(tx: Pick<Db, "$executeRaw">, runId: number, statuses: readonly string[]) {
-  return tx.$executeRaw`
-    DELETE FROM "RunResultSearch"
-    WHERE rowid IN (SELECT id FROM "RunResult" WHERE runId = ${runId} AND status IN (${Prisma.join([...statuses])}))`;
-}
-
 /** A WHERE condition on "RunResult" that keeps the rows containing `term` (already trimmed, non-empty). */
-export function searchCondition(term: string): Prisma.Sql {
-  if (searchModeOf(term) === "fulltext") {
-    return Prisma.sql`"RunResult".id IN (SELECT rowid FROM "RunResultSearch" WHERE "RunResultSearch" MATCH ${ftsPhrase(term)})`;
-  }
+export function searchCondition(engine: DatabaseEngine, term: string): Prisma.Sql {
   const pattern = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  return Prisma.sql`(question LIKE ${pattern} ESCAPE '\\' OR goldAnswersJson LIKE ${pattern} ESCAPE '\\'
-    OR predictedAnswer LIKE ${pattern} ESCAPE '\\' OR response LIKE ${pattern} ESCAPE '\\')`;
+  if (engine === "postgresql") {
+    return Prisma.sql`("question" ILIKE ${pattern} OR "goldAnswersJson" ILIKE ${pattern} OR "predictedAnswer" ILIKE ${pattern} OR "response" ILIKE ${pattern})`;
+  }
+  if (searchModeOf(term) === "fulltext") {
+    return Prisma.sql`"RunResult"."id" IN (SELECT rowid FROM "RunResultSearch" WHERE "RunResultSearch" MATCH ${ftsPhrase(term)})`;
+  }
+  return Prisma.sql`("question" LIKE ${pattern} ESCAPE '\\' OR "goldAnswersJson" LIKE ${pattern} ESCAPE '\\'
+    OR "predictedAnswer" LIKE ${pattern} ESCAPE '\\' OR "response" LIKE ${pattern} ESCAPE '\\')`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Prisma, type RunResult } from "../../generated/prisma/client";
 import type { ItemQuery } from "../runs/item-query";
 import type { StoredItemResult } from "../runs/types";
 import type { Db } from "./client";
+import { engineOf } from "./engine";
 import { beyondSql, orderBySql, sortKeySql, viewWhereSql, type OrderPosition } from "./explorer-sql";
 import { IDS_PER_QUERY, toStoredResult } from "./result-rows";
 
@@ -17,8 +18,8 @@ export async function* iterateViewResultPages(db: Db, runId: number, view: ItemV
   let after: OrderPosition | null = null;
   for (;;) {
     const keys: { id: number | bigint; d: number | bigint; k: string | number | bigint }[] = await db.$queryRaw`
-      SELECT id, datasetItemId AS d, ${sortKeySql(view.sort)} AS k FROM "RunResult"
-      WHERE ${viewWhereSql(runId, view)}${after ? Prisma.sql` AND ${beyondSql(view.sort, view.dir, after, "after")}` : Prisma.empty}
+      SELECT "id", "datasetItemId" AS d, ${sortKeySql(view.sort)} AS k FROM "RunResult"
+      WHERE ${viewWhereSql(engineOf(db), runId, view)}${after ? Prisma.sql` AND ${beyondSql(view.sort, view.dir, after, "after")}` : Prisma.empty}
       ${orderBySql(view.sort, view.dir)} LIMIT ${pageSize}`;
     if (keys.length === 0) return;
     const ids = keys.map((row) => Number(row.id));

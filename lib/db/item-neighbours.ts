@@ -1,6 +1,7 @@
 import type { ItemQuery } from "../runs/item-query";
 import type { ItemStatus, RunStatus } from "../runs/types";
 import type { Db } from "./client";
+import { engineOf } from "./engine";
 import { NotFoundError } from "./errors";
 import { beyondSql, orderBySql, sortKeySql, viewWhereSql } from "./explorer-sql";
 import { countView } from "./explorer-page";
@@ -32,18 +33,18 @@ export async function getItemNeighbours(
   trial = 1,
 ): Promise<ItemNeighbours> {
   const [current] = await db.$queryRaw<{ id: number | bigint; d: number | bigint; k: string | number | bigint }[]>`
-    SELECT id, datasetItemId AS d, ${sortKeySql(query.sort)} AS k FROM "RunResult" WHERE runId = ${runId} AND itemId = ${itemId} AND trial = ${trial}`;
+    SELECT "id", "datasetItemId" AS d, ${sortKeySql(query.sort)} AS k FROM "RunResult" WHERE "runId" = ${runId} AND "itemId" = ${itemId} AND "trial" = ${trial}`;
   if (!current) throw new NotFoundError("item", itemId);
   const at = { id: Number(current.id), datasetItemId: Number(current.d), key: typeof current.k === "bigint" ? Number(current.k) : current.k };
-  const where = viewWhereSql(runId, query);
+  const where = viewWhereSql(engineOf(db), runId, query);
   const before = beyondSql(query.sort, query.dir, at, "before");
 
   const [next] = await db.$queryRaw<{ itemId: string; trial: number | bigint }[]>`
-    SELECT itemId, trial FROM "RunResult" WHERE ${where} AND ${beyondSql(query.sort, query.dir, at, "after")}
+    SELECT "itemId", "trial" FROM "RunResult" WHERE ${where} AND ${beyondSql(query.sort, query.dir, at, "after")}
     ${orderBySql(query.sort, query.dir)} LIMIT 1`;
   const [prev] = await db.$queryRaw<{ itemId: string; trial: number | bigint }[]>`
-    SELECT itemId, trial FROM "RunResult" WHERE ${where} AND ${before} ${orderBySql(query.sort, query.dir, true)} LIMIT 1`;
-  const [inView] = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM "RunResult" WHERE ${where} AND id = ${at.id}`;
+    SELECT "itemId", "trial" FROM "RunResult" WHERE ${where} AND ${before} ${orderBySql(query.sort, query.dir, true)} LIMIT 1`;
+  const [inView] = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM "RunResult" WHERE ${where} AND "id" = ${at.id}`;
   let position: number | null = null;
   if (inView) {
     const [row] = await db.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS n FROM "RunResult" WHERE ${where} AND ${before}`;
@@ -76,15 +77,15 @@ export async function listItemInOtherRuns(
   input: { runId: number; datasetId: number; itemId: string; limit?: number },
 ): Promise<ItemInOtherRun[]> {
   const rows = await db.$queryRaw<(Omit<ItemInOtherRun, "runId" | "skillVersion"> & { runId: number | bigint; skillVersion: number | bigint })[]>`
-    SELECT r.id AS runId, r.name AS runName, r.status AS runStatus, s.name AS skillName, sv.version AS skillVersion,
-           r.backend AS backend, r.model AS model, rr.status AS status,
-           (SELECT AVG(t.em) FROM "RunResult" t WHERE t.runId = r.id AND t.itemId = rr.itemId) AS em,
-           (SELECT AVG(t.f1) FROM "RunResult" t WHERE t.runId = r.id AND t.itemId = rr.itemId) AS f1
+    SELECT r."id" AS "runId", r."name" AS "runName", r."status" AS "runStatus", s."name" AS "skillName", sv."version" AS "skillVersion",
+           r."backend" AS "backend", r."model" AS "model", rr."status" AS "status",
+           (SELECT AVG(t."em") FROM "RunResult" t WHERE t."runId" = r."id" AND t."itemId" = rr."itemId") AS "em",
+           (SELECT AVG(t."f1") FROM "RunResult" t WHERE t."runId" = r."id" AND t."itemId" = rr."itemId") AS "f1"
     FROM "Run" r
-    JOIN "RunResult" rr ON rr.runId = r.id AND rr.itemId = ${input.itemId} AND rr.trial = 1
-    JOIN "SkillVersion" sv ON sv.id = r.skillVersionId
-    JOIN "Skill" s ON s.id = sv.skillId
-    WHERE r.datasetId = ${input.datasetId} AND r.id <> ${input.runId}
-    ORDER BY r.id DESC LIMIT ${input.limit ?? 20}`;
+    JOIN "RunResult" rr ON rr."runId" = r."id" AND rr."itemId" = ${input.itemId} AND rr."trial" = 1
+    JOIN "SkillVersion" sv ON sv."id" = r."skillVersionId"
+    JOIN "Skill" s ON s."id" = sv."skillId"
+    WHERE r."datasetId" = ${input.datasetId} AND r."id" <> ${input.runId}
+    ORDER BY r."id" DESC LIMIT ${input.limit ?? 20}`;
   return rows.map((row) => ({ ...row, runId: Number(row.runId), skillVersion: Number(row.skillVersion) }));
 }

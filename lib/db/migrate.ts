@@ -31,7 +31,7 @@ export function applyMigrations(dbPath: string, log: (line: string) => void = (l
   try {
     // WAL lets the dashboard read while a run writes; the setting is stored in the file.
     db.pragma("journal_mode = WAL");
-    const names = listMigrations();
+    const names = listMigrations(MIGRATIONS_DIR);
     const applied: string[] = [];
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -64,10 +64,11 @@ export function applyMigrations(dbPath: string, log: (line: string) => void = (l
   }
 }
 
-function listMigrations(): string[] {
-  if (!existsSync(MIGRATIONS_DIR)) throw new Error(`migrations folder not found: ${MIGRATIONS_DIR} (run from the project root)`);
-  return readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(MIGRATIONS_DIR, entry.name, "migration.sql")))
+/** The migration folders of one engine, in the order they apply (their names start with a timestamp). */
+export function listMigrations(dir: string): string[] {
+  if (!existsSync(dir)) throw new Error(`migrations folder not found: ${dir} (run from the project root)`);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort();
 }

@@ -1,7 +1,8 @@
 import type { ItemExecRecord, ItemResult } from "../runs/types";
 import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
-import { prepared, sqliteDateTime, sqliteTransaction, type SqlValue } from "./sqlite-transaction";
+import { bulkTransaction } from "./bulk-write";
+import { sqliteDateTime, type SqlValue } from "./sqlite-transaction";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */
@@ -85,28 +86,29 @@ export class ResultWriter {
       totals.rateLimited += r.rateLimited;
     }
     const { runId, gauges } = this;
-    await sqliteTransaction(this.db, (sqlite) => {
-      const insertResult = prepared(sqlite, INSERT_RESULT);
-      const indexResult = prepared(sqlite, INDEX_RESULT);
-      const insertConversation = prepared(sqlite, INSERT_CONVERSATION);
-      for (const r of batch) {
-        const row = toRow(runId, r);
-        const { lastInsertRowid } = insertResult.run(RESULT_COLUMNS.map((column) => row[column]));
-        // The item explorer's search index (same transaction, so never out of step); gold answers one per line.
-        indexResult.run(lastInsertRowid, row.question, r.goldAnswers.length > 0 ? r.goldAnswers.join("\n") : null, row.predictedAnswer, row.response);
-        insertConversation.run(runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation));
-        // Agent runs: the exec details of each item, in the same transaction as its row.
-        if (r.exec) {
-          const exec = toExecRow(runId, r.itemId, r.trial, r.exec);
-          prepared(sqlite, INSERT_EXEC).run(EXEC_COLUMNS.map((column) => exec[column]));
-        }
+    // Each table's rows in one insert (multi-row on PostgreSQL); the explorer's search index follows the rows by itself.
+    const results: SqlValue[][] = [];
+    const conversations: SqlValue[][] = [];
+    const execs: SqlValue[][] = [];
+    for (const r of batch) {
+      const row = toRow(runId, r);
+      results.push(RESULT_COLUMNS.map((column) => row[column]));
+      conversations.push([runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation)]);
+      // Agent runs: the exec details of each item, in the same transaction as its row.
+      if (r.exec) {
+        const exec = toExecRow(runId, r.itemId, r.trial, r.exec);
+        execs.push(EXEC_COLUMNS.map((column) => exec[column]));
       }
-      prepared(sqlite, UPDATE_RUN).run({
-        id: runId, nDone: batch.length, em: totals.em, f1: totals.f1, subEm: totals.subEm, agentOk: totals.agentOk, errors: totals.errors,
-        timeouts: totals.timeouts, prompt: totals.prompt, completion: totals.completion, latency: totals.latency, retries: totals.retries,
-        rateLimited: totals.rateLimited, inFlight: gauges.inFlight, retryingNow: gauges.retryingNow, rateLimitedNow: gauges.rateLimitedNow,
-        concurrencyLimitNow: gauges.concurrencyLimitNow, heartbeatAt: sqliteDateTime(new Date()),
-      });
+    }
+    await bulkTransaction(this.db, (write) => {
+      write.insert("RunResult", RESULT_COLUMNS, results);
+      write.insert("RunItemConversation", CONVERSATION_COLUMNS, conversations);
+      if (execs.length > 0) write.insert("RunItemExec", EXEC_COLUMNS, execs);
+      write.run(UPDATE_RUN, [
+        batch.length, totals.em, totals.f1, totals.subEm, totals.agentOk, totals.errors, totals.timeouts, totals.prompt, totals.completion,
+        totals.latency, totals.retries, totals.rateLimited, gauges.inFlight, gauges.retryingNow, gauges.rateLimitedNow,
+        gauges.concurrencyLimitNow, sqliteDateTime(new Date()), runId,
+      ]);
     });
   }
 }
@@ -121,22 +123,15 @@ const EXEC_COLUMNS = [
   "runId", "itemId", "trial", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
   "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
 ] as const;
-const insertSql = (table: string, columns: readonly string[]) =>
-  `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-// One row per statement, prepared once per connection: SQLite runs a prepared insert in microseconds, and a batch of
-// results shares one transaction (one fsync) whatever its size.
-const INSERT_RESULT = insertSql("RunResult", RESULT_COLUMNS);
-const INSERT_CONVERSATION = insertSql("RunItemConversation", CONVERSATION_COLUMNS);
-const INSERT_EXEC = insertSql("RunItemExec", EXEC_COLUMNS);
-// The search table is contentless FTS5 (see explorer-search.ts): rowid = RunResult.id.
-const INDEX_RESULT = `INSERT INTO "RunResultSearch" (rowid, question, gold, predicted, response) VALUES (?, ?, ?, ?, ?)`;
+// A batch of results shares one transaction (one fsync) whatever its size (bulk-write.ts: prepared inserts on SQLite,
+// multi-row inserts on PostgreSQL). Placeholders in the order of the values passed with it in write().
 const UPDATE_RUN = `UPDATE "Run" SET
-  "nDone" = "nDone" + @nDone, "emSum" = "emSum" + @em, "f1Sum" = "f1Sum" + @f1, "subEmSum" = "subEmSum" + @subEm,
-  "nAgentOk" = "nAgentOk" + @agentOk, "nErrors" = "nErrors" + @errors, "nTimeouts" = "nTimeouts" + @timeouts,
-  "promptTokens" = "promptTokens" + @prompt, "completionTokens" = "completionTokens" + @completion,
-  "latencyMsSum" = "latencyMsSum" + @latency, "retries" = "retries" + @retries, "rateLimited" = "rateLimited" + @rateLimited,
-  "inFlight" = @inFlight, "retryingNow" = @retryingNow, "rateLimitedNow" = @rateLimitedNow, "concurrencyLimitNow" = @concurrencyLimitNow, "heartbeatAt" = @heartbeatAt
-  WHERE "id" = @id`;
+  "nDone" = "nDone" + ?, "emSum" = "emSum" + ?, "f1Sum" = "f1Sum" + ?, "subEmSum" = "subEmSum" + ?,
+  "nAgentOk" = "nAgentOk" + ?, "nErrors" = "nErrors" + ?, "nTimeouts" = "nTimeouts" + ?,
+  "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?,
+  "latencyMsSum" = "latencyMsSum" + ?, "retries" = "retries" + ?, "rateLimited" = "rateLimited" + ?,
+  "inFlight" = ?, "retryingNow" = ?, "rateLimitedNow" = ?, "concurrencyLimitNow" = ?, "heartbeatAt" = ?
+  WHERE "id" = ?`;
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
 export interface RunningSums {
   em: number;

@@ -1,5 +1,4 @@
 import type { Db } from "./client";
-import { unindexResultsByStatus } from "./explorer-search";
 import { IDS_PER_QUERY } from "./result-rows";
 import { getRun, refuseImported, type RunRecord } from "./run-records";
 
@@ -27,8 +26,8 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
   if (run.status === "running" || run.status === "queued") throw new Error(`run ${runId} is ${run.status}; wait for it to stop first`);
   const removed = await db.$transaction(async (tx) => {
     const failed = await tx.runResult.findMany({ where: { runId, status: { in: ["error", "timeout"] } }, select: { itemId: true, trial: true } });
-    await unindexResultsByStatus(tx, runId, ["error", "timeout"]);
-    // Each failed trial goes (other trials of the same item stay), in chunks under the driver's bound-parameter limit.
+    // Each failed trial goes (other trials of the same item stay), in chunks under the driver's bound-parameter limit;
+    // their search entries go with them (a trigger).
     const byTrial = new Map<number, typeof failed>();
     for (const row of failed) byTrial.set(row.trial, [...(byTrial.get(row.trial) ?? []), row]);
     for (const [trial, rows] of byTrial) {
@@ -41,10 +40,10 @@ export async function retryFailedItems(db: Db, runId: number): Promise<{ run: Ru
     }
     // Renumber and re-accumulate in completion order, so the curve stays a function of items completed.
     await tx.$executeRaw`
-      UPDATE "RunResult" SET seq = w.rn, cumEm = w.ce, cumF1 = w.cf, cumSubEm = w.cs
-      FROM (SELECT id, ROW_NUMBER() OVER win AS rn, SUM(em) OVER win AS ce, SUM(f1) OVER win AS cf, SUM(subEm) OVER win AS cs
-            FROM "RunResult" WHERE runId = ${runId} WINDOW win AS (ORDER BY seq ROWS UNBOUNDED PRECEDING)) AS w
-      WHERE "RunResult".id = w.id`;
+      UPDATE "RunResult" SET "seq" = w.rn, "cumEm" = w.ce, "cumF1" = w.cf, "cumSubEm" = w.cs
+      FROM (SELECT "id", ROW_NUMBER() OVER win AS rn, SUM("em") OVER win AS ce, SUM("f1") OVER win AS cf, SUM("subEm") OVER win AS cs
+            FROM "RunResult" WHERE "runId" = ${runId} WINDOW win AS (ORDER BY "seq" ROWS UNBOUNDED PRECEDING)) AS w
+      WHERE "RunResult"."id" = w."id"`;
     const totals = await tx.runResult.aggregate({
       where: { runId },
       _count: { _all: true },

@@ -61,8 +61,8 @@ export async function getRunCurve(db: Db, runId: number, maxPoints = 300): Promi
   if (!last) return [];
   const step = Math.max(1, Math.ceil(last.seq / maxPoints));
   const rows = await db.$queryRaw<{ seq: number | bigint; cumEm: number; cumF1: number; cumSubEm: number; latencyMs: number }[]>`
-    SELECT seq, cumEm, cumF1, cumSubEm, latencyMs FROM "RunResult"
-    WHERE runId = ${runId} AND (seq % ${step} = 0 OR seq = ${last.seq}) ORDER BY seq`;
+    SELECT "seq", "cumEm", "cumF1", "cumSubEm", "latencyMs" FROM "RunResult"
+    WHERE "runId" = ${runId} AND ("seq" % ${step} = 0 OR "seq" = ${last.seq}) ORDER BY "seq"`;
   return rows.map((row) => {
     const n = Number(row.seq);
     return { n, em: row.cumEm / n, f1: row.cumF1 / n, subEm: row.cumSubEm / n, latencyMs: row.latencyMs };

@@ -11,7 +11,8 @@ import {
 import type { SplitIds } from "@/lib/optimize/splits";
 import { goldenSection } from "../optimize/golden";
 import { makeItems } from "../support/rollout-fixtures";
-import { createTestDb, type TestDatabase } from "../support/test-db";
+import { failInserts } from "../support/db-faults";
+import { createTestDb, TEST_ENGINE, type TestDatabase } from "../support/test-db";
 
 let t: TestDatabase;
 beforeEach(() => {
@@ -116,21 +117,20 @@ describe("splitDataset", () => {
     const dataset = await source();
     const before = await counts();
     const test = upstream(123, "2:1:7", 42).test;
-    // Real SQLite refusing a write partway: an item of the last part, after two parts and part of the third are in.
-    await t.db.$executeRawUnsafe(
-      `CREATE TRIGGER fail_item BEFORE INSERT ON "DatasetItem" WHEN NEW."datasetId" <> ${dataset.id} AND NEW."externalId" = '${test.at(-1)}'
-       BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
-    );
+    // The real database refusing a write partway: an item of the last part, after two parts and part of the third are in.
+    const failItem = await failInserts(t.db, {
+      name: "fail_item", table: "DatasetItem", when: `NEW."datasetId" <> ${dataset.id} AND NEW."externalId" = '${test.at(-1)}'`, message: "disk full",
+    });
     await expect(ratio(dataset.id)).rejects.toThrow("disk full");
     expect(await counts()).toEqual(before);
-    await t.db.$executeRawUnsafe(`DROP TRIGGER fail_item`);
+    await failItem();
 
-    await t.db.$executeRawUnsafe(`CREATE TRIGGER fail_split BEFORE INSERT ON "DatasetSplit" BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
-    // (Prisma words this abort as a foreign key violation)
-    await expect(ratio(dataset.id)).rejects.toThrow("datasetSplit.create");
+    const failSplit = await failInserts(t.db, { name: "fail_split", table: "DatasetSplit", message: "disk full" });
+    // (Prisma words SQLite's abort as a foreign key violation; PostgreSQL's error passes on as raised)
+    await expect(ratio(dataset.id)).rejects.toThrow(TEST_ENGINE === "sqlite" ? "datasetSplit.create" : "disk full");
     expect(await counts()).toEqual(before);
     expect((await listDatasets(t.db)).map((d) => d.id)).toEqual([dataset.id]);
-    await t.db.$executeRawUnsafe(`DROP TRIGGER fail_split`);
+    await failSplit();
 
     expect((await ratio(dataset.id)).created).toBe(true);
   });
