@@ -1,6 +1,7 @@
 /**
  * Runs once when the Next.js server boots, before the first request: make the output streams safe to lose and free of
- * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install, remove
+ * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install (its dataset,
+ * skill and recorded optimisation), remove
  * dataset imports a crash left unfinished, start the run worker (which also resumes runs a crash or restart left
  * "running"), and make sure a stop signal stops the server.
  */
@@ -32,9 +33,12 @@ export async function register(): Promise<void> {
   const { removeAbandonedDatasetImports } = await import("./lib/db");
   const { ensureRunWorker } = await import("./lib/rollout/process-worker");
   const { ensureOptimizationWorker } = await import("./lib/optimize/engine/worker");
+  const { seedDemoOptimization } = await import("./lib/optimize/demo-optimization");
   const { seeded } = await seedDemoIfEmpty(getDb());
+  // Only the process that seeded the demo adds its recorded optimisation (several may start on one fresh database).
+  if (seeded) await seedDemoOptimization(getDb());
   // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
-  if (seeded) console.error("skillboard: added the demo dataset and skills");
+  if (seeded) console.error("skillboard: added the demo dataset and skills, and an optimisation recorded with scripted models");
   await removeAbandonedDatasetImports(getDb());
   const worker = ensureRunWorker();
   const optimizationWorker = ensureOptimizationWorker();

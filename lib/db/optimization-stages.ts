@@ -106,6 +106,11 @@ export async function listOptimizationEdits(db: Db, stepId: number): Promise<Opt
   return db.optimizationEdit.findMany({ where: { stepId }, orderBy: { ordinal: "asc" } });
 }
 
+/** Every edit of an optimisation's stages, by stage id then rank (what an export writes). */
+export async function listOptimizationEditsOf(db: Db, optimizationId: number): Promise<OptimizationEditRecord[]> {
+  return db.optimizationEdit.findMany({ where: { step: { optimizationId } }, orderBy: [{ stepId: "asc" }, { ordinal: "asc" }] });
+}
+
 /** Records a person's decision on a candidate waiting for approval. */
 export async function setOptimizationStepApproval(
   db: Db,

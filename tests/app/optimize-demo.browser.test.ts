@@ -1,0 +1,55 @@
+// The demo optimisation of a fresh install, in a real browser: the seeded optimisation of the demo skill on a split of
+// the demo dataset, labelled as recorded with scripted models, opens from the list, its page and a step page at once.
+import { describe, expect, it } from "vitest";
+import { listOptimizations, listOptimizationSteps } from "@/lib/db";
+import { DEMO_DATASET_NAME, DEMO_SKILL_NAME } from "@/lib/db/demo";
+import { useBrowserApp } from "../support/browser-app";
+import { screenshot } from "../support/browser";
+
+describe("the demo optimisation (browser)", () => {
+  const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
+
+  it("is on a fresh database: its list row, its page and a step page open, labelled as recorded with scripted models", async () => {
+    const { page, errors } = app.browser;
+    const [demo] = await listOptimizations(app.db);
+    expect(demo?.name).toMatch(/recorded with scripted models/);
+
+    await page.goto(`${app.baseURL}/optimize`);
+    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `${demo!.name} (#${demo!.id})`, exact: true }) });
+    const text = await row.innerText();
+    expect(text).toContain(`${DEMO_SKILL_NAME} v1`);
+    expect(text).toContain(`${DEMO_DATASET_NAME} · train`);
+    expect(text).toContain("recorded with scripted models");
+    expect(text).toContain("6 / 6");
+    await screenshot(page, "optimize-demo-list");
+
+    await row.getByRole("link", { name: `${demo!.name} (#${demo!.id})`, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/optimize/${demo!.id}`);
+    await expect(page.getByTestId("models-note").innerText()).resolves.toContain("recorded with the test model server's scripted models");
+    await expect(page.getByTestId("optimization-status").getAttribute("data-status")).resolves.toBe("completed");
+    await expect(page.getByRole("heading", { name: /Validation score/ }).isVisible()).resolves.toBe(true);
+    const stages = await listOptimizationSteps(app.db, demo!.id);
+    await expect(page.getByTestId("stage-row").count()).resolves.toBe(stages.length);
+    // The lineage: versions of the demo skill made by the optimisation, after the demo's own v1 and v2.
+    const lineage = page.getByRole("region", { name: "Version lineage" });
+    await expect(lineage.getByRole("link", { name: "v1", exact: true }).isVisible()).resolves.toBe(true);
+    await expect(lineage.getByRole("link", { name: "v3", exact: true }).isVisible()).resolves.toBe(true);
+    await screenshot(page, "optimize-demo");
+
+    // An accepted step: its gate, its ranked edits with the demo items behind them, the diff, and its calls' prompts on demand.
+    const accepted = stages.find((stage) => stage.action === "accept_new_best")!;
+    await page.getByRole("link", { name: accepted.key, exact: true }).click();
+    await page.waitForURL(/\/steps\//);
+    await expect(page.getByTestId("gate-decision").innerText()).resolves.toBe("accept new best");
+    const edits = page.getByRole("table", { name: "Ranked edits" }).locator("tbody tr");
+    await expect(edits.count()).resolves.toBeGreaterThan(0);
+    await expect(edits.first().innerText()).resolves.toMatch(/demo-\d{3}/);
+    await expect(page.getByRole("heading", { name: new RegExp(`^Skill diff: ${DEMO_SKILL_NAME} v\\d+ → ${DEMO_SKILL_NAME} v\\d+$`) }).isVisible()).resolves.toBe(true);
+    const call = page.getByTestId("optimizer-call").first();
+    await call.getByText("Prompt and reply").click();
+    await call.getByTestId("call-reply").waitFor({ timeout: 10_000 });
+    await expect(call.innerText()).resolves.toContain("## Current Skill");
+    await screenshot(page, "optimize-demo-step");
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
