@@ -4,6 +4,7 @@ import { formatCount, formatDateTime, formatDuration, formatScore } from "@/app/
 import { getDb, listOptimizationOverviews } from "@/lib/db";
 import { summarizeOptimization } from "@/lib/optimize/overview";
 import { OptimizationStatusBadge } from "@/app/_components/optimization-status";
+import { ImportSkillOptForm } from "./import-form";
 import styles from "./optimize.module.css";
 
 export const metadata: Metadata = { title: "Optimise" };
@@ -60,6 +61,7 @@ export default async function OptimizationsPage() {
           </tbody>
         </table>
       )}
+      <ImportSkillOptForm />
     </>
   );
 }

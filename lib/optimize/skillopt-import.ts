@@ -42,18 +42,21 @@ export interface ImportedOptimization {
 export interface ImportOptions {
   /** The skill the versions belong to (an existing skill gets new versions); default: the directory's name. */
   name?: string;
+  /** What the directory is called in names and notes (default: its folder name; an uploaded zip's file name). */
+  sourceName?: string;
   /** Stored datasets the optimisation ran on, when the caller knows them. */
   datasets?: { train: number; val: number; test: number | null };
 }
 
 export async function importSkillOptDir(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportedOptimization> {
   const read = readSkillOptDir(dir);
-  const skillName = (options.name ?? basename(resolve(dir))).trim();
+  const source = options.sourceName ?? basename(resolve(dir));
+  const skillName = (options.name ?? source).trim();
   if (!skillName) throw new Error("the skill needs a name (--name)");
   const notices = read.droppedSecretKeys.length > 0 ? [`config.json: left out credential keys ${read.droppedSecretKeys.join(", ")}`] : [];
   const undo = { optimizationId: null as number | null, createdVersionIds: [] as number[], createdSkillId: null as number | null };
   try {
-    const id = await store(db, read, skillName, dir, undo, options.datasets);
+    const id = await store(db, read, skillName, source, undo, options.datasets);
     return { id, skillName, stages: read.stages.length, versions: undo.createdVersionIds.length, notices };
   } catch (error) {
     await removeFailedImport(db, undo);
@@ -62,7 +65,7 @@ export async function importSkillOptDir(db: Db, dir: string, options: ImportOpti
 }
 
 async function store(
-  db: Db, read: SkillOptDir, skillName: string, dir: string, undo: { optimizationId: number | null; createdVersionIds: number[]; createdSkillId: number | null },
+  db: Db, read: SkillOptDir, skillName: string, source: string, undo: { optimizationId: number | null; createdVersionIds: number[]; createdSkillId: number | null },
   datasets: ImportOptions["datasets"],
 ): Promise<number> {
   const extras = read.extras;
@@ -73,7 +76,7 @@ async function store(
     if (known !== undefined) return known;
     const parentVersionId = origin ? await version(origin.parent) : undefined;
     const result = await addSkillVersion(db, {
-      name: skillName, content, note: origin ? `imported optimization ${optimizationId} · ${origin.stageKey}` : `imported from ${basename(resolve(dir))}`,
+      name: skillName, content, note: origin ? `imported optimization ${optimizationId} · ${origin.stageKey}` : `imported from ${source}`,
       origin: origin && parentVersionId !== undefined ? { parentVersionId, optimizationId, stepKey: origin.stageKey } : undefined,
     });
     if (result.created) undo.createdVersionIds.push(result.version.id);
@@ -85,7 +88,7 @@ async function store(
   const config = read.config ?? {};
   const settings = { ...sectionedSettings(config), ...(extras?.skillboard_settings ? { skillboard: extras.skillboard_settings } : {}), upstream_config: config };
   const record = await createOptimization(db, {
-    name: extras && (typeof extras.name === "string" || extras.name === null) ? (extras.name as string | null) : `imported ${basename(resolve(dir))}`,
+    name: extras && (typeof extras.name === "string" || extras.name === null) ? (extras.name as string | null) : `imported ${source}`,
     skillId: (await getSkillVersion(db, initialVersionId)).skillId,
     initialVersionId, trainDatasetId: datasets?.train ?? NO_DATASET, valDatasetId: datasets?.val ?? NO_DATASET, testDatasetId: datasets?.test ?? null,
     settingsJson: pyJsonDumps(settings), targetConfigJson: jsonFieldOf(extras, "target_config") ?? "{}", optimizerJson: jsonFieldOf(extras, "optimizer") ?? "{}",

@@ -1,10 +1,14 @@
 // The demo optimisation of a fresh install, in a real browser: the seeded optimisation of the demo skill on a split of
 // the demo dataset, labelled as recorded with scripted models, opens from the list, its page and a step page at once.
+// And the Optimise list's import form: the zip of a SkillOpt output directory becomes an optimisation; a broken zip
+// is an error naming it, and nothing is stored.
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listOptimizations, listOptimizationSteps } from "@/lib/db";
 import { DEMO_DATASET_NAME, DEMO_SKILL_NAME } from "@/lib/db/demo";
 import { useBrowserApp } from "../support/browser-app";
 import { screenshot } from "../support/browser";
+import { makeZip } from "../support/zip-fixtures";
 
 describe("the demo optimisation (browser)", () => {
   const app = useBrowserApp({ viewport: { width: 1280, height: 900 } });
@@ -50,6 +54,40 @@ describe("the demo optimisation (browser)", () => {
     await call.getByTestId("call-reply").waitFor({ timeout: 10_000 });
     await expect(call.innerText()).resolves.toContain("## Current Skill");
     await screenshot(page, "optimize-demo-step");
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it("imports the zip of a SkillOpt output directory from the list, and says what is wrong with a broken one", async () => {
+    const { page, errors } = app.browser;
+    const before = await app.db.optimization.count();
+    await page.goto(`${app.baseURL}/optimize`);
+    const form = page.getByRole("form", { name: "Import SkillOpt output" });
+    await form.getByLabel("SkillOpt output (.zip)").setInputFiles({ name: "topic-run.zip", mimeType: "application/zip", buffer: makeZip({ dir: join("tests", "fixtures", "skillopt-output"), prefix: "skillopt-output/" }) });
+    await form.getByRole("button", { name: "Import", exact: true }).click();
+    const result = page.getByTestId("import-result");
+    await result.getByRole("link", { name: "Open it" }).waitFor({ timeout: 20_000 });
+    await expect(result.innerText()).resolves.toMatch(/^Imported topic-run\.zip as optimisation #\d+: \d+ stages, \d+ new versions of topic-run/);
+    expect(await app.db.optimization.count()).toBe(before + 1);
+    await expect(page.getByRole("table", { name: "Optimisations" }).getByRole("link", { name: /^imported topic-run\.zip \(#\d+\)$/ }).isVisible()).resolves.toBe(true);
+    await result.getByRole("link", { name: "Open it" }).click();
+    await page.waitForURL(/\/optimize\/\d+$/);
+    await expect(page.getByText("imported", { exact: true }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId("stage-row").count()).resolves.toBeGreaterThan(1);
+    await screenshot(page, "optimize-imported");
+
+    // A broken zip: the error names the file and what is wrong; nothing is stored.
+    await page.goto(`${app.baseURL}/optimize`);
+    await form.getByLabel("SkillOpt output (.zip)").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: Buffer.from("PK\u0003\u0004 this is not a zip") });
+    await form.getByRole("button", { name: "Import", exact: true }).click();
+    await result.getByRole("alert").waitFor({ timeout: 20_000 });
+    await expect(result.innerText()).resolves.toMatch(/^Nothing was imported\. broken\.zip: not a readable zip file/);
+    // One whose history.json is broken names the file inside too.
+    const bad = makeZip({ dir: join("tests", "fixtures", "skillopt-output"), replace: { "history.json": "[{" } });
+    await form.getByLabel("SkillOpt output (.zip)").setInputFiles({ name: "bad-history.zip", mimeType: "application/zip", buffer: bad });
+    await form.getByRole("button", { name: "Import", exact: true }).click();
+    await result.getByText(/bad-history\.zip: history\.json: not valid JSON/).waitFor({ timeout: 20_000 });
+    expect(await app.db.optimization.count()).toBe(before + 1);
+    await screenshot(page, "optimize-import-error");
     expect(errors).toEqual([]);
   }, 120_000);
 });
