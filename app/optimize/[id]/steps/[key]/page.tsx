@@ -12,6 +12,7 @@ import {
 } from "@/lib/db";
 import { isAcceptedAction, stageGate, stageRecord } from "@/lib/optimize/overview";
 import { CallText } from "./call-text";
+import { DropEdits } from "./drop-edits";
 import { EditCandidate } from "./edit-candidate";
 import { StepNav } from "./step-nav";
 import styles from "./step.module.css";
@@ -118,7 +119,10 @@ export default async function StepPage({ params, searchParams }: Props) {
       {step.approval === "pending" && optimization.status === "waiting_for_approval" && candidate ? (
         <section className={`card ${styles.card}`} aria-labelledby="decide-heading">
           <h2 id="decide-heading">Waiting for your decision</h2>
-          <p className="muted">Approve or reject the candidate on <Link href={`/optimize/${id}`}>the optimisation&apos;s page</Link>, or change it here (drop an edit, reword a rule) and approve your version.</p>
+          <p className="muted">Approve or reject the candidate on <Link href={`/optimize/${id}`}>the optimisation&apos;s page</Link>, or change it here (drop edits, or reword a rule) and approve your version.</p>
+          {edits.length > 1 ? (
+            <DropEdits optimizationId={id} edits={edits.map((edit) => ({ id: edit.id, ordinal: edit.ordinal, op: edit.op, summary: (edit.content || edit.target).split("\n")[0]!.slice(0, 200), applyStatus: edit.applyStatus }))} />
+          ) : null}
           <EditCandidate optimizationId={id} content={candidate.content} />
         </section>
       ) : null}
