@@ -17,7 +17,7 @@ export const SKILLBOARD_FILE = "skillboard.json";
 export const SKILLBOARD_FORMAT = "skillboard/skillopt-export";
 
 export type ExportEdit = Omit<OptimizationEditRecord, "id" | "stepId">;
-export type ExportCall = Pick<OptimizerCallRecord, "key" | "stepKey" | "stage" | "minibatch" | "mergeLevel" | "itemIdsJson" | "system" | "user" | "reply" | "parsedJson" | "error" | "promptTokens" | "completionTokens" | "latencyMs" | "attempts">;
+export type ExportCall = Pick<OptimizerCallRecord, "key" | "stepKey" | "stage" | "minibatch" | "mergeLevel" | "itemIdsJson" | "inputKeysJson" | "system" | "user" | "reply" | "parsedJson" | "error" | "promptTokens" | "completionTokens" | "latencyMs" | "attempts">;
 
 const loads = (text: string) => pyJsonLoads(text);
 
@@ -30,7 +30,7 @@ export function editToJson(edit: ExportEdit): Dict {
 
 export function callToJson(call: ExportCall): Dict {
   return {
-    key: call.key, step_key: call.stepKey, stage: call.stage, minibatch: call.minibatch, merge_level: call.mergeLevel, item_ids: loads(call.itemIdsJson),
+    key: call.key, step_key: call.stepKey, stage: call.stage, minibatch: call.minibatch, merge_level: call.mergeLevel, item_ids: loads(call.itemIdsJson), input_keys: loads(call.inputKeysJson),
     system: call.system, user: call.user, reply: call.reply, parsed: call.parsedJson, error: call.error,
     prompt_tokens: call.promptTokens, completion_tokens: call.completionTokens, latency_ms: new PyFloat(call.latencyMs), attempts: call.attempts,
   };
@@ -82,6 +82,7 @@ export function callsFromJson(path: string, value: PyJson | undefined): ExportCa
       minibatch: num(entry.minibatch),
       mergeLevel: num(entry.merge_level),
       itemIdsJson: JSON.stringify(toPlain(entry.item_ids ?? [])),
+      inputKeysJson: JSON.stringify(toPlain(entry.input_keys ?? [])),
       system: str(entry.system) ?? "",
       user: str(entry.user) ?? "",
       reply: str(entry.reply),

@@ -151,8 +151,8 @@ async function store(
     }
   }
   for (const call of read.calls ?? []) {
-    const { itemIdsJson, ...rest } = call;
-    await saveOptimizerCall(db, optimizationId, { ...rest, itemIds: JSON.parse(itemIdsJson) as string[] });
+    const { itemIdsJson, inputKeysJson, ...rest } = call;
+    await saveOptimizerCall(db, optimizationId, { ...rest, itemIds: JSON.parse(itemIdsJson) as string[], inputKeys: JSON.parse(inputKeysJson) as string[] });
     calls++;
   }
   await updateOptimizationProgress(db, optimizationId, {

@@ -54,6 +54,22 @@ describe("the demo optimisation (browser)", () => {
     await call.getByTestId("call-reply").waitFor({ timeout: 10_000 });
     await expect(call.innerText()).resolves.toContain("## Current Skill");
     await screenshot(page, "optimize-demo-step");
+
+    // A step whose failure and success patches merged: the tree from the ranking down to the analyst calls.
+    const merged = (await app.db.optimizerCall.findFirstOrThrow({ where: { optimizationId: demo!.id, key: { contains: "/merge/final/" } } })).stepKey;
+    await page.goto(`${app.baseURL}/optimize/${demo!.id}/steps/${encodeURIComponent(merged)}`);
+    const tree = page.getByTestId("merge-tree");
+    await expect(page.getByRole("heading", { name: "Merge tree" }).isVisible()).resolves.toBe(true);
+    const ranking = tree.locator(":scope > li").first();
+    await expect(ranking.locator(":scope > code").innerText()).resolves.toBe("ranking");
+    const final = ranking.locator(":scope > ul > li").first();
+    await expect(final.locator(":scope > code").innerText()).resolves.toBe("merge/final/L0/000");
+    await expect(final.locator(":scope > ul > li > code").allInnerTexts()).resolves.toEqual([expect.stringMatching(/^merge\/failure\/L\d\/000$/), expect.stringMatching(/^merge\/success\/L\d\/000$/)]);
+    const leaves = await tree.locator("code").allInnerTexts();
+    expect(leaves.filter((key) => /^batch:0\/analyst\/failure\/\d{3}$/.test(key)).length).toBeGreaterThanOrEqual(2);
+    expect(leaves.filter((key) => /^batch:0\/analyst\/success\/\d{3}$/.test(key)).length).toBeGreaterThanOrEqual(2);
+    await tree.scrollIntoViewIfNeeded();
+    await screenshot(page, "optimize-demo-merge-tree");
     expect(errors).toEqual([]);
   }, 120_000);
 

@@ -86,6 +86,9 @@ describe("optimisation pages (browser)", () => {
     fake!.setOptions({ latencyMs: 40 });
     const id = await startAndOpen(page);
     await expect(page.getByRole("heading", { name: /Validation score/ }).isVisible()).resolves.toBe(true);
+    // Calls in flight, target and optimizer, while it runs.
+    await expect.poll(async () => Number(await page.getByTestId("calls-in-flight").innerText()), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    await expect(page.getByTestId("calls-in-flight-split").innerText()).resolves.toMatch(/^target \d+ · optimizer \d+$/);
     await expect.poll(() => stepsDone(page), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
     const midStatus = await status(page);
     await screenshot(page, "optimize-mid-run");

@@ -10,7 +10,8 @@
  * the question carries `(compare t<j>)` and the skill has no rule for t<j>, the decoy for t<j>. Edits are
  * de-duplicated by content and cut to the budget L, in that order.
  * A trajectory with no topic tag (a SearchQA item, the demo's world) gets the reading rules of
- * fake-optimizer-searchqa.ts that would have found its gold answer, from the error analyst only.
+ * fake-optimizer-searchqa.ts that would have found its gold answer from the error analyst, and from the success
+ * analyst the rule that restates what the target does (TITLE_AS_WRITTEN_RULE, once: it changes no answer).
  * Success analyst: one reinforcing rule, for the first trajectory whose topic has no rule yet (it restates
  * what the target already does, so it changes no answer), or no edit when every topic shown has a rule.
  */
@@ -24,7 +25,7 @@ import {
   topicOf,
   topicRule,
 } from "./fake-optimizer-target";
-import { searchQaProposals } from "./fake-optimizer-searchqa";
+import { searchQaProposals, TITLE_AS_WRITTEN_RULE } from "./fake-optimizer-searchqa";
 
 export interface ProposedEdit {
   op: "append" | "insert_after" | "replace" | "delete";
@@ -97,6 +98,9 @@ export function analystReply(kind: "failure" | "success", user: string): Record<
       if (kind === "failure") {
         for (const rule of found.remove) propose({ op: "delete", target: rule, content: "" });
         for (const rule of found.rules) propose(addRule(skill, rule));
+      } else if (edits.length === 0 && !skill.includes(TITLE_AS_WRITTEN_RULE)) {
+        patterns.push(`The answer was a passage title, as written (id=${trajectory.id}).`);
+        propose(addRule(skill, TITLE_AS_WRITTEN_RULE));
       }
       continue;
     }

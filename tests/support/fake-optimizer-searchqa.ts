@@ -25,6 +25,9 @@ export const STRIP_SUFFIX_RULE = "- Answer with the passage title alone: drop a 
 export const NEXT_PASSAGE_RULE = "- When the question names the subject of the first passage, the answer is the title of the second passage.";
 export const LAST_PASSAGE_RULE = "- With four or more passages, the answer is the title of the last passage (the most specific one).";
 
+/** What the success analyst proposes: it restates what the target already does, so it changes no answer. */
+export const TITLE_AS_WRITTEN_RULE = "- Answer with one passage title, as the passage writes it.";
+
 const RULES = [STRIP_SUFFIX_RULE, NEXT_PASSAGE_RULE, LAST_PASSAGE_RULE];
 
 export const stripSuffix = (title: string): string => title.split(/ [-|] /)[0]!.trim();
