@@ -219,6 +219,47 @@ describe("optimisation pages (browser)", () => {
     expect(errors).toEqual([]);
   }, 300_000);
 
+  it("drops an edit of a waiting candidate on the step page: the rest is rebuilt into a version and gated again", async () => {
+    const { page, errors } = app.browser;
+    await fillForm(page, { approval: "manual" });
+    await page.getByLabel("Learning rate", { exact: true }).fill("4");
+    await page.getByLabel("Min learning rate", { exact: true }).fill("2");
+    const id = await startAndOpen(page);
+    // The first waiting candidate with two edits or more (others are rejected).
+    let waiting: Awaited<ReturnType<typeof app.db.optimizationStep.findFirstOrThrow>> | undefined;
+    for (let round = 0; round < 6 && !waiting; round++) {
+      await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
+      if ((await status(page)) === "completed") break;
+      const pending = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, approval: "pending" } });
+      if ((await app.db.optimizationEdit.count({ where: { stepId: pending.id } })) >= 2) waiting = pending;
+      else {
+        await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
+        await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+      }
+    }
+    expect(waiting, "a candidate with two edits or more waited").toBeDefined();
+    await page.goto(`${app.baseURL}/optimize/${id}/steps/${encodeURIComponent(waiting!.key)}`);
+    const form = page.getByRole("form", { name: "Drop edits" });
+    await form.getByLabel(/^Keep edit 1:/).uncheck();
+    await screenshot(page, "optimize-drop-edits");
+    await form.getByRole("button", { name: "Drop unticked edits and re-run the gate", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/optimize/${id}`, { timeout: 10_000 });
+    const decided = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting!.key } });
+    expect(decided.approval).toBe("edited");
+    const version = await app.db.skillVersion.findUniqueOrThrow({ where: { id: decided.approvalVersionId! } });
+    expect(version).toMatchObject({ parentVersionId: waiting!.candidateVersionId, note: `candidate of optimization ${id} · ${waiting!.key} without edit 1` });
+    for (let round = 0; round < 6; round++) {
+      await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
+      if ((await status(page)) === "completed") break;
+      await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
+      await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+    }
+    const regated = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting!.key } });
+    expect(regated.candidateVersionId).toBe(version.id);
+    expect((JSON.parse(regated.gateJson!) as { approval: string }).approval).toBe("edited");
+    expect(errors).toEqual([]);
+  }, 300_000);
+
   it("cancels a running optimisation and resumes it to the end", async () => {
     const { page, errors } = app.browser;
     await fillForm(page, { epochs: "1" });
