@@ -1,8 +1,9 @@
 /**
  * Runs once when the Next.js server boots, before the first request: make the output streams safe to lose and free of
- * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install, remove
- * dataset imports a crash left unfinished, start the worker process (which executes queued runs and optimisations,
- * and resumes those a crash or restart left "running"), and make sure a stop signal stops the server.
+ * secrets, refuse credentials in a model server URL, migrate the database, seed the demo on a fresh install (its dataset,
+ * skill and recorded optimisation), remove dataset imports a crash left unfinished, start the worker process (which
+ * executes queued runs and optimisations, and resumes those a crash or restart left "running"), and make sure a stop
+ * signal stops the server.
  */
 
 /** After SIGTERM or SIGINT, how long Next may take to close (it waits for requests under way) before the process ends anyway. */
@@ -31,9 +32,12 @@ export async function register(): Promise<void> {
   const { seedDemoIfEmpty } = await import("./lib/db/demo");
   const { removeAbandonedDatasetImports } = await import("./lib/db");
   const { ensureDashboardWorkers } = await import("./lib/workers/dashboard-workers");
+  const { seedDemoOptimization } = await import("./lib/optimize/demo-optimization");
   const { seeded } = await seedDemoIfEmpty(getDb());
+  // Only the process that seeded the demo adds its recorded optimisation (several may start on one fresh database).
+  if (seeded) await seedDemoOptimization(getDb());
   // console.error, not process.stderr: this file is also compiled for the Edge runtime, which has no process streams.
-  if (seeded) console.error("skillboard: added the demo dataset and skills");
+  if (seeded) console.error("skillboard: added the demo dataset and skills, and an optimisation recorded with scripted models");
   await removeAbandonedDatasetImports(getDb());
   // Runs and optimisations execute in a worker process (SKILLBOARD_WORKER=inline: in this one), so pages stay fast.
   const workers = ensureDashboardWorkers();

@@ -33,7 +33,7 @@ export interface OptimizationLivePayload {
     id: number; name: string | null; status: string; source: string; stopReason: string | null; error: string | null;
     skillId: number; skillName: string; initialVersionId: number; initialVersion: number; currentVersionId: number | null; bestVersionId: number | null;
     train: { id: number; name: string; itemCount: number }; val: { id: number; name: string; itemCount: number }; test: { id: number; name: string; itemCount: number } | null;
-    targetCalls: number; optimizerCalls: number; optimizerTokens: number; createdAt: string; startedAt: string | null; finishedAt: string | null;
+    targetCalls: number; optimizerCalls: number; optimizerTokens: number; optimizerInFlight: number; createdAt: string; startedAt: string | null; finishedAt: string | null;
   };
   summary: OptimizationSummaryView;
   stages: StageRow[];
@@ -69,7 +69,7 @@ export async function loadOptimizationLive(db: Db, id: number): Promise<Optimiza
       id: row.id, name: row.name, status: row.status, source: row.source, stopReason: row.stopReason, error: row.error,
       skillId: row.skillId, skillName: row.skillName, initialVersionId: row.initialVersionId, initialVersion: row.initialVersion,
       currentVersionId: row.currentVersionId, bestVersionId: row.bestVersionId, train: row.train, val: row.val, test: row.test,
-      targetCalls: row.targetCalls, optimizerCalls: row.optimizerCalls, optimizerTokens: row.optimizerTokens,
+      targetCalls: row.targetCalls, optimizerCalls: row.optimizerCalls, optimizerTokens: row.optimizerTokens, optimizerInFlight: row.optimizerInFlight,
       createdAt: row.createdAt.toISOString(), startedAt: row.startedAt?.toISOString() ?? null, finishedAt: row.finishedAt?.toISOString() ?? null,
     },
     summary,

@@ -8,7 +8,7 @@ import { guardedAction } from "@/app/_lib/guarded-action";
 import { idSchema } from "@/app/_lib/ids";
 import { getDb, getOptimization, requestOptimizationCancel, requeueOptimization } from "@/lib/db";
 import { createOptimizationFor, validateOptimization } from "@/lib/optimize/engine";
-import { ApprovalError, decideApproval } from "@/lib/optimize/engine/approval";
+import { ApprovalError, approveWithoutEdits, decideApproval } from "@/lib/optimize/engine/approval";
 import { estimateOptimization } from "@/lib/optimize/engine/estimate";
 import { wakeDashboardWorkers } from "@/lib/workers/dashboard-workers";
 import { engineFailure, optimizationInputFromForm, type OptimizationFormFailure } from "./_lib/optimization-form";
@@ -92,6 +92,24 @@ export const decideCandidateAction = guardedAction(async (formData: FormData): P
     revalidatePath(`/optimize/${id}/steps/${encodeURIComponent(outcome.stepKey)}`);
     const said = outcome.decision === "edited" ? "edited: the edited candidate is scored and gated again" : outcome.decision;
     return revalidated(id, `${outcome.stepKey} ${said}; the optimisation goes on.`);
+  } catch (error) {
+    if (error instanceof ApprovalError) return { ok: false, error: error.message };
+    return actionFailure(error);
+  }
+});
+
+const KeepEditsSchema = IdFormSchema.extend({ keep: z.array(idSchema("edit id")).max(1_000) });
+
+/** Manual mode, the step page: approve the candidate rebuilt without the edits a person unticked; the loop gates it again. */
+export const dropEditsAction = guardedAction(async (formData: FormData): Promise<ActionResult> => {
+  const input = KeepEditsSchema.safeParse({ optimizationId: formData.get("optimizationId") ?? undefined, keep: formData.getAll("keep") });
+  if (!input.success) return invalid(input.error);
+  const { optimizationId: id, keep } = input.data;
+  try {
+    const outcome = await approveWithoutEdits(getDb(), id, keep);
+    wakeDashboardWorkers();
+    revalidatePath(`/optimize/${id}/steps/${encodeURIComponent(outcome.stepKey)}`);
+    return revalidated(id, `${outcome.stepKey}: edit${outcome.dropped.length === 1 ? "" : "s"} ${outcome.dropped.join(", ")} dropped; the rebuilt candidate is scored and gated again.`);
   } catch (error) {
     if (error instanceof ApprovalError) return { ok: false, error: error.message };
     return actionFailure(error);

@@ -6,6 +6,7 @@ import { pricesForDisplay } from "@/lib/model/prices";
 import { optimizationCost } from "@/lib/optimize/cost";
 import { summarizeOptimization } from "@/lib/optimize/overview";
 import { OptimizationStatusBadge } from "@/app/_components/optimization-status";
+import { ImportSkillOptForm } from "./import-form";
 import styles from "./optimize.module.css";
 
 export const metadata: Metadata = { title: "Optimise" };
@@ -51,7 +52,7 @@ export default async function OptimizationsPage() {
                     val {row.val.id === 0 ? row.val.name : <Link href={`/datasets/${row.val.id}`}>{row.val.name}</Link>}
                     {row.test ? <><br />test {row.test.id === 0 ? row.test.name : <Link href={`/datasets/${row.test.id}`}>{row.test.name}</Link>}</> : null}
                   </td>
-                  <td className={styles.small}>target {view.models.target}<br />optimizer {view.models.optimizer}</td>
+                  <td className={styles.small}>target {view.models.target}<br />optimizer {view.models.optimizer}{view.models.note ? <><br /><span className="hint" title={view.models.note}>recorded with scripted models</span></> : null}</td>
                   <td className="num">{view.done} / {view.planned}</td>
                   <td className="num">{view.accepted}</td>
                   <td>{formatScore(view.initialVal)} → {formatScore(view.bestVal)}</td>
@@ -65,6 +66,7 @@ export default async function OptimizationsPage() {
           </tbody>
         </table>
       )}
+      <ImportSkillOptForm />
     </>
   );
 }

@@ -68,7 +68,7 @@ export async function seedDemoIfEmpty(db: Db, options: { directory?: string } = 
   }
 }
 
-/** What the home page's one-click demo run runs: the demo dataset and the latest version of the demo skill. */
+/** What the home page's one-click demo run runs: the demo dataset and the latest uploaded version of the demo skill. */
 export interface DemoRunInputs {
   datasetId: number;
   skillVersionId: number;
@@ -79,7 +79,8 @@ export interface DemoRunInputs {
 export async function findDemoRunInputs(db: Db): Promise<DemoRunInputs | null> {
   const [dataset, version] = await Promise.all([
     db.dataset.findFirst({ where: { name: DEMO_DATASET_NAME, fileName: DEMO_DATASET_FILE }, orderBy: { id: "asc" }, select: { id: true } }),
-    db.skillVersion.findFirst({ where: { skill: { name: DEMO_SKILL_NAME } }, orderBy: { version: "desc" }, select: { id: true, version: true } }),
+    // A person's latest version (the trained one), not the demo optimisation's last candidate.
+    db.skillVersion.findFirst({ where: { skill: { name: DEMO_SKILL_NAME }, originOptimizationId: null }, orderBy: { version: "desc" }, select: { id: true, version: true } }),
   ]);
   return dataset && version ? { datasetId: dataset.id, skillVersionId: version.id, skillVersion: version.version } : null;
 }

@@ -22,6 +22,8 @@ export interface SaveOptimizerCall {
   minibatch?: number | null;
   mergeLevel?: number | null;
   itemIds?: readonly string[];
+  /** The calls whose results this one took in (a merge's patches, the ranking's merged patch). */
+  inputKeys?: readonly string[];
   system: string;
   user: string;
   reply: string | null;
@@ -35,8 +37,8 @@ export interface SaveOptimizerCall {
 
 /** Stores a finished call. Written once: a second writer of the same key (a replay) keeps the first. */
 export async function saveOptimizerCall(db: Db, optimizationId: number, call: SaveOptimizerCall): Promise<void> {
-  const { itemIds, error, ...rest } = call;
-  const data = { ...rest, optimizationId, itemIdsJson: JSON.stringify(itemIds ?? []), error: error ? redactSecrets(error) : null };
+  const { itemIds, inputKeys, error, ...rest } = call;
+  const data = { ...rest, optimizationId, itemIdsJson: JSON.stringify(itemIds ?? []), inputKeysJson: JSON.stringify(inputKeys ?? []), error: error ? redactSecrets(error) : null };
   await db.optimizerCall.upsert({ where: { optimizationId_key: { optimizationId, key: call.key } }, create: data, update: {} });
 }
 
@@ -104,6 +106,11 @@ export async function listOptimizationSteps(db: Db, optimizationId: number): Pro
 
 export async function listOptimizationEdits(db: Db, stepId: number): Promise<OptimizationEditRecord[]> {
   return db.optimizationEdit.findMany({ where: { stepId }, orderBy: { ordinal: "asc" } });
+}
+
+/** Every edit of an optimisation's stages, by stage id then rank (what an export writes). */
+export async function listOptimizationEditsOf(db: Db, optimizationId: number): Promise<OptimizationEditRecord[]> {
+  return db.optimizationEdit.findMany({ where: { step: { optimizationId } }, orderBy: [{ stepId: "asc" }, { ordinal: "asc" }] });
 }
 
 /** Records a person's decision on a candidate waiting for approval. */

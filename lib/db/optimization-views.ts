@@ -146,6 +146,8 @@ export interface OptimizerCallBrief {
   minibatch: number | null;
   mergeLevel: number | null;
   itemIdsJson: string;
+  /** The calls whose results it took in (the merge tree's edges), as JSON keys. */
+  inputKeysJson: string;
   error: string | null;
   promptTokens: number;
   completionTokens: number;
@@ -156,7 +158,7 @@ export interface OptimizerCallBrief {
 export async function listOptimizerCallBriefs(db: Db, optimizationId: number, stepKey: string): Promise<OptimizerCallBrief[]> {
   return db.optimizerCall.findMany({
     where: { optimizationId, stepKey },
-    select: { id: true, key: true, stage: true, minibatch: true, mergeLevel: true, itemIdsJson: true, error: true, promptTokens: true, completionTokens: true, latencyMs: true, attempts: true },
+    select: { id: true, key: true, stage: true, minibatch: true, mergeLevel: true, itemIdsJson: true, inputKeysJson: true, error: true, promptTokens: true, completionTokens: true, latencyMs: true, attempts: true },
     orderBy: { id: "asc" },
   });
 }
@@ -193,4 +195,10 @@ export async function listRunItemOutcomes(db: Db, runId: number): Promise<ItemOu
   // Only what a table cell shows: a long question or answer is cut here, not shipped whole to the page.
   const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
   return rows.map((row) => ({ ...row, question: cut(row.question), predictedAnswer: cut(row.predictedAnswer), failReason: cut(row.failReason) }));
+}
+
+/** Items' questions by external id (cut as a table cell shows them): a batch of an imported optimisation, which has no runs. */
+export async function listItemQuestions(db: Db, datasetId: number, externalIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.datasetItem.findMany({ where: { datasetId, externalId: { in: [...new Set(externalIds)].slice(0, 1_000) } }, select: { externalId: true, question: true } });
+  return new Map(rows.map((row) => [row.externalId, row.question.length > 300 ? `${row.question.slice(0, 300)}…` : row.question]));
 }

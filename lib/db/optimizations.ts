@@ -82,7 +82,7 @@ export async function claimOptimization(
   const now = new Date();
   const claimed = await db.optimization.updateMany({
     where: { id, workerId: row.workerId, status: row.status },
-    data: { status: "running", workerId, heartbeatAt: now, startedAt: row.startedAt ?? now, finishedAt: null, error: null, stopReason: null, cancelRequestedAt: null },
+    data: { status: "running", workerId, heartbeatAt: now, startedAt: row.startedAt ?? now, finishedAt: null, error: null, stopReason: null, cancelRequestedAt: null, optimizerInFlight: 0 },
   });
   if (claimed.count !== 1) throw new RunBusyError(`optimization ${id} was claimed by another process`);
   return getOptimization(db, id);
@@ -142,10 +142,19 @@ export async function finishOptimization(db: Db, id: number, workerId: string, f
       ...(finish.summaryJson !== undefined ? { summaryJson: finish.summaryJson } : {}),
       // Also for "running" (a server shutting down): released, so the next start resumes it.
       workerId: null,
+      optimizerInFlight: 0,
       finishedAt: ["completed", "failed", "cancelled"].includes(finish.status) ? new Date() : null,
     },
   });
   return getOptimization(db, id);
+}
+
+/**
+ * The live gauge of optimizer calls under way: +1 when one starts, -1 when it ends (claim and finish reset it). Never
+ * below 0: a call aborted by a cancel may end after the optimisation has finished and reset it.
+ */
+export async function adjustOptimizerInFlight(db: Db, id: number, delta: 1 | -1): Promise<void> {
+  await db.optimization.updateMany({ where: { id, ...(delta < 0 ? { optimizerInFlight: { gt: 0 } } : {}) }, data: { optimizerInFlight: { increment: delta } } });
 }
 
 /** Puts a paused optimisation (waiting for approval) back in the queue. */

@@ -56,6 +56,17 @@ interface Settings {
 export interface ModelNames {
   target: string;
   optimizer: string;
+  /** What the models were, when a recording says (the demo: scripted models, not a language model). */
+  note: string | null;
+}
+
+function modelNote(...jsons: string[]): string | null {
+  for (const json of jsons) {
+    const config = parse<{ model?: { note?: unknown }; note?: unknown }>(json, {});
+    const note = config.model && typeof config.model === "object" ? config.model.note : config.note;
+    if (typeof note === "string" && note !== "") return note;
+  }
+  return null;
 }
 
 function modelName(json: string, fallback: string): string {
@@ -146,7 +157,7 @@ export function summarizeOptimization(row: OptimizationOverview, now: Date = new
     bestVal: num(state.best_score),
     currentVal: num(state.current_score),
     test: summary ? { initial: num(summary.baseline_test_hard), best: num(summary.test_hard), final: num(summary.final_test_hard) } : null,
-    models: { target: modelName(row.targetConfigJson, "target"), optimizer: modelName(row.optimizerJson, "optimizer") },
+    models: { target: modelName(row.targetConfigJson, "target"), optimizer: modelName(row.optimizerJson, "optimizer"), note: modelNote(row.targetConfigJson, row.optimizerJson) },
     settings,
     caps: { maxTargetCalls: caps.maxTargetCalls ?? null, maxOptimizerTokens: caps.maxOptimizerTokens ?? null, maxWallS: caps.maxWallS ?? null },
     points,

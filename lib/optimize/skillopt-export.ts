@@ -8,7 +8,7 @@
  * optimisations), steps/step_NNNN/step_record.json and candidate_skill.md, the analyst patches
  * (steps/step_NNNN/[batch_A/]patches/minibatch_{fail,succ}_NNN.json, from the stored replies with upstream's parsing),
  * slow_update/epoch_NN/slow_result.json and candidate_skill.md, meta_skill/epoch_NN/meta_skill_result.json, and
- * skillboard.json (Skillboard's own extras for a lossless `optimize import`; upstream never reads it).
+ * skillboard.json (Skillboard's own extras for a lossless `optimize import`, skillopt-extras.ts; upstream never reads it).
  *
  * Not written, because the stored rows cannot fill them truthfully:
  * - merged_patch.json, ranked_edits.json: the merged and ranked patch objects are not stored whole (only the ranked
@@ -23,11 +23,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { getDataset, getOptimization, getSkillVersion, listOptimizationSteps, listOptimizerCalls, type Db } from "../db";
+import { getDataset, getOptimization, getSkillVersion, listOptimizationEditsOf, listOptimizationSteps, listOptimizerCalls, type Db } from "../db";
 import { PyFloat, pyJsonDumps, type PyJson } from "../export/python-json";
 import { parseAnalystReply } from "./loop/replies";
 import { pyJsonLoads } from "./py-json";
 import { flatSkillOptConfig } from "./skillopt-config";
+import { callToJson, editToJson, SKILLBOARD_FILE, SKILLBOARD_FORMAT, type ExportCall, type ExportEdit } from "./skillopt-extras";
+
+export { SKILLBOARD_FILE, SKILLBOARD_FORMAT };
 
 type Dict = Record<string, PyJson>;
 
@@ -46,13 +49,19 @@ export interface SkillOptExportStage {
   stateJson: string;
   gateJson: string | null;
   batchItemIdsJson: string;
+  /** The stage's ranked edits, in order. */
+  edits?: readonly ExportEdit[];
 }
 
 export interface SkillOptExportInput {
-  optimization: { name: string | null; status: string; stopReason: string | null; settingsJson: string; summaryJson: string | null; initialVersionId: number; bestVersionId: number | null };
+  optimization: {
+    name: string | null; status: string; stopReason: string | null; settingsJson: string; summaryJson: string | null; initialVersionId: number; bestVersionId: number | null;
+    targetConfigJson?: string; optimizerJson?: string; targetCalls?: number; optimizerCalls?: number; optimizerTokens?: number;
+  };
   /** In stage order. */
   stages: readonly SkillOptExportStage[];
-  analystCalls: readonly { key: string; reply: string | null }[];
+  /** Every optimizer call, with its text (the analyst replies also become upstream's patch files). */
+  calls: readonly ExportCall[];
   /** Skill version id → content, for every version the stages name. */
   skills: ReadonlyMap<number, string>;
   /** The train split's size (config.json's resolved `train_size`), when known. */
@@ -64,8 +73,6 @@ export interface ExportFile {
   content: string;
 }
 
-export const SKILLBOARD_FILE = "skillboard.json";
-export const SKILLBOARD_FORMAT = "skillboard/skillopt-export";
 
 /** Keys upstream always holds as Python floats: printed `1.0`, not `1` (the stored JSON lost the distinction). */
 const FLOAT_KEYS = new Set([
@@ -126,7 +133,7 @@ export function skillOptFiles(input: SkillOptExportInput): ExportFile[] {
   const accumulation = Number((settings.train as { accumulation?: number } | undefined)?.accumulation ?? (config.accumulation as number | undefined) ?? 1);
   const editBudget = Number((settings.optimizer as { learning_rate?: number } | undefined)?.learning_rate ?? (config.edit_budget as number | undefined) ?? 4);
   const patchesByStep = new Map<number, ExportFile[]>();
-  for (const call of input.analystCalls) {
+  for (const call of input.calls.filter((row) => row.stage === "analyst")) {
     const match = ANALYST_KEY.exec(call.key);
     if (!match || call.reply === null) continue;
     const [, step, batch, kind, minibatch] = match;
@@ -170,12 +177,15 @@ function skillboardExtras(input: SkillOptExportInput, settings: Record<string, u
   const { optimization } = input;
   return {
     format: SKILLBOARD_FORMAT,
-    version: 1,
+    version: 2,
     note: "Skillboard's additions to this SkillOpt output directory (read by `optimize import`; SkillOpt ignores this file).",
     name: optimization.name,
     status: optimization.status,
     stop_reason: optimization.stopReason,
     skillboard_settings: (settings.skillboard as Dict | undefined) ?? null,
+    target_config: optimization.targetConfigJson ? loads(optimization.targetConfigJson) : null,
+    optimizer: optimization.optimizerJson ? loads(optimization.optimizerJson) : null,
+    spend: { target_calls: optimization.targetCalls ?? 0, optimizer_calls: optimization.optimizerCalls ?? 0, optimizer_tokens: optimization.optimizerTokens ?? 0 },
     stages: input.stages.map((stage) => ({
       key: stage.key,
       kind: stage.kind,
@@ -188,15 +198,19 @@ function skillboardExtras(input: SkillOptExportInput, settings: Record<string, u
       state: withPyFloats(loads(stage.stateJson)),
       gate: stage.gateJson === null ? null : loads(stage.gateJson),
       ...(stage.kind === "baseline" || stage.kind === "final" ? { record: withPyFloats(loads(stage.recordJson)) } : {}),
+      edits: (stage.edits ?? []).map(editToJson),
     })),
+    calls: input.calls.map(callToJson),
   };
 }
 
 /** The export's input, read from the database. */
 export async function loadSkillOptExport(db: Db, optimizationId: number): Promise<SkillOptExportInput> {
   const optimization = await getOptimization(db, optimizationId);
-  const stages = await listOptimizationSteps(db, optimizationId);
-  const calls = (await listOptimizerCalls(db, optimizationId)).filter((call) => call.stage === "analyst");
+  const steps = await listOptimizationSteps(db, optimizationId);
+  const edits = await listOptimizationEditsOf(db, optimizationId);
+  const stages = steps.map((step) => ({ ...step, edits: edits.filter((edit) => edit.stepId === step.id) }));
+  const calls = await listOptimizerCalls(db, optimizationId);
   const ids = new Set<number>([optimization.initialVersionId]);
   if (optimization.bestVersionId !== null) ids.add(optimization.bestVersionId);
   for (const stage of stages) for (const id of [stage.candidateVersionId, stage.currentVersionId, stage.bestVersionId]) if (id !== null) ids.add(id);
@@ -204,7 +218,7 @@ export async function loadSkillOptExport(db: Db, optimizationId: number): Promis
   for (const id of ids) skills.set(id, (await getSkillVersion(db, id)).content);
   // Imported optimisations have no datasets (NO_DATASET); their config.json carries train_size itself.
   const trainSize = optimization.source === "executed" ? (await getDataset(db, optimization.trainDatasetId)).itemCount : null;
-  return { optimization, stages, analystCalls: calls.map(({ key, reply }) => ({ key, reply })), skills, trainSize };
+  return { optimization, stages, calls, skills, trainSize };
 }
 
 /**

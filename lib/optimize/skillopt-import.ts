@@ -5,9 +5,14 @@
  * read and checked first (skillopt-read.ts); a failure while storing removes what was stored. An imported optimisation
  * is browsable and exportable, never executed (claimOptimization refuses it).
  *
- * Not imported: merged/ranked patches, apply reports and trajectory digests (Skillboard's edit rows are left empty),
- * rollouts and evaluations (SkillOpt's per-item outputs are not Skillboard runs), prompts of the analyst calls
- * (upstream does not save them: an imported call has an empty system/user message and its saved patch as the reply).
+ * A directory Skillboard exported also has skillboard.json (skillopt-extras.ts): then the stages' ranked edits, every
+ * optimizer call with its prompt and reply, the model settings and the spend come back as they were.
+ *
+ * Not imported: from upstream's own files, merged/ranked patches, apply reports and trajectory digests (the edit rows
+ * are left empty without skillboard.json) and the prompts of the analyst calls (upstream does not save them: such a
+ * call has an empty system/user message and its saved patch as the reply); rollouts and evaluations (SkillOpt's
+ * per-item outputs are not Skillboard runs). The datasets are "not recorded" unless the caller names stored ones
+ * (`datasets`: the demo names the split of its own dataset that the optimisation was recorded on).
  */
 import { basename, resolve } from "node:path";
 import {
@@ -16,6 +21,7 @@ import {
 import { isPyDict, pyJsonDumps, type PyJson } from "../export/python-json";
 import { injectEmptySlowUpdateField } from "./slow-update-field";
 import { sectionedSettings } from "./skillopt-config";
+import { jsonFieldOf, numberIn } from "./skillopt-extras";
 import { readSkillOptDir, type ReadStage, type SkillOptDir } from "./skillopt-read";
 
 type Dict = { readonly [key: string]: PyJson };
@@ -33,14 +39,24 @@ export interface ImportedOptimization {
   notices: string[];
 }
 
-export async function importSkillOptDir(db: Db, dir: string, options: { name?: string } = {}): Promise<ImportedOptimization> {
+export interface ImportOptions {
+  /** The skill the versions belong to (an existing skill gets new versions); default: the directory's name. */
+  name?: string;
+  /** What the directory is called in names and notes (default: its folder name; an uploaded zip's file name). */
+  sourceName?: string;
+  /** Stored datasets the optimisation ran on, when the caller knows them. */
+  datasets?: { train: number; val: number; test: number | null };
+}
+
+export async function importSkillOptDir(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportedOptimization> {
   const read = readSkillOptDir(dir);
-  const skillName = (options.name ?? basename(resolve(dir))).trim();
+  const source = options.sourceName ?? basename(resolve(dir));
+  const skillName = (options.name ?? source).trim();
   if (!skillName) throw new Error("the skill needs a name (--name)");
   const notices = read.droppedSecretKeys.length > 0 ? [`config.json: left out credential keys ${read.droppedSecretKeys.join(", ")}`] : [];
   const undo = { optimizationId: null as number | null, createdVersionIds: [] as number[], createdSkillId: null as number | null };
   try {
-    const id = await store(db, read, skillName, dir, undo);
+    const id = await store(db, read, skillName, source, undo, options.datasets);
     return { id, skillName, stages: read.stages.length, versions: undo.createdVersionIds.length, notices };
   } catch (error) {
     await removeFailedImport(db, undo);
@@ -48,7 +64,10 @@ export async function importSkillOptDir(db: Db, dir: string, options: { name?: s
   }
 }
 
-async function store(db: Db, read: SkillOptDir, skillName: string, dir: string, undo: { optimizationId: number | null; createdVersionIds: number[]; createdSkillId: number | null }): Promise<number> {
+async function store(
+  db: Db, read: SkillOptDir, skillName: string, source: string, undo: { optimizationId: number | null; createdVersionIds: number[]; createdSkillId: number | null },
+  datasets: ImportOptions["datasets"],
+): Promise<number> {
   const extras = read.extras;
   const versions = new Map<string, number>();
   let optimizationId = 0;
@@ -57,7 +76,7 @@ async function store(db: Db, read: SkillOptDir, skillName: string, dir: string, 
     if (known !== undefined) return known;
     const parentVersionId = origin ? await version(origin.parent) : undefined;
     const result = await addSkillVersion(db, {
-      name: skillName, content, note: origin ? `imported optimization ${optimizationId} · ${origin.stageKey}` : `imported from ${basename(resolve(dir))}`,
+      name: skillName, content, note: origin ? `imported optimization ${optimizationId} · ${origin.stageKey}` : `imported from ${source}`,
       origin: origin && parentVersionId !== undefined ? { parentVersionId, optimizationId, stepKey: origin.stageKey } : undefined,
     });
     if (result.created) undo.createdVersionIds.push(result.version.id);
@@ -69,10 +88,11 @@ async function store(db: Db, read: SkillOptDir, skillName: string, dir: string, 
   const config = read.config ?? {};
   const settings = { ...sectionedSettings(config), ...(extras?.skillboard_settings ? { skillboard: extras.skillboard_settings } : {}), upstream_config: config };
   const record = await createOptimization(db, {
-    name: extras && (typeof extras.name === "string" || extras.name === null) ? (extras.name as string | null) : `imported ${basename(resolve(dir))}`,
+    name: extras && (typeof extras.name === "string" || extras.name === null) ? (extras.name as string | null) : `imported ${source}`,
     skillId: (await getSkillVersion(db, initialVersionId)).skillId,
-    initialVersionId, trainDatasetId: NO_DATASET, valDatasetId: NO_DATASET, testDatasetId: null,
-    settingsJson: pyJsonDumps(settings), targetConfigJson: "{}", optimizerJson: "{}", capsJson: "{}", source: "imported", leaseFor: IMPORT_WORKER,
+    initialVersionId, trainDatasetId: datasets?.train ?? NO_DATASET, valDatasetId: datasets?.val ?? NO_DATASET, testDatasetId: datasets?.test ?? null,
+    settingsJson: pyJsonDumps(settings), targetConfigJson: jsonFieldOf(extras, "target_config") ?? "{}", optimizerJson: jsonFieldOf(extras, "optimizer") ?? "{}",
+    capsJson: "{}", source: "imported", leaseFor: IMPORT_WORKER,
   });
   optimizationId = record.id;
   undo.optimizationId = record.id;
@@ -120,9 +140,9 @@ async function store(db: Db, read: SkillOptDir, skillName: string, dir: string, 
       action: extra && (typeof extra.action === "string" || extra.action === null) ? (extra.action as string | null) : stage.action,
       gateJson: extra?.gate !== undefined && extra.gate !== null ? pyJsonDumps(extra.gate) : null,
       recordJson: pyJsonDumps(stage.record),
-      edits: [],
+      edits: stage.edits,
     });
-    for (const patch of stage.patches) {
+    for (const patch of read.calls ? [] : stage.patches) {
       await saveOptimizerCall(db, optimizationId, {
         key: patch.key, stepKey: stage.key, stage: "analyst", minibatch: patch.minibatch, system: "", user: "", reply: patch.text,
         parsedJson: patch.text, promptTokens: 0, completionTokens: 0, latencyMs: 0, attempts: 0,
@@ -130,8 +150,14 @@ async function store(db: Db, read: SkillOptDir, skillName: string, dir: string, 
       calls++;
     }
   }
+  for (const call of read.calls ?? []) {
+    const { itemIdsJson, inputKeysJson, ...rest } = call;
+    await saveOptimizerCall(db, optimizationId, { ...rest, itemIds: JSON.parse(itemIdsJson) as string[], inputKeys: JSON.parse(inputKeysJson) as string[] });
+    calls++;
+  }
   await updateOptimizationProgress(db, optimizationId, {
     currentVersionId: versions.get(current)!, bestVersionId: versions.get(best)!, stateJson: lastState, optimizerCalls: calls,
+    targetCalls: numberIn(extras, "spend", "target_calls") ?? 0, optimizerTokens: numberIn(extras, "spend", "optimizer_tokens") ?? 0,
   });
   const recorded = typeof extras?.status === "string" ? extras.status : null;
   // What ran elsewhere and stopped before its end is "interrupted" here: it can be read, not resumed.

@@ -8,7 +8,7 @@ import { isPyDict, PyFloat, type PyJson } from "../export/python-json";
 import { analystCallKey, metaSkillKey, slowUpdateKey, stepKey } from "./loop/keys";
 import { pyJsonLoads } from "./py-json";
 import { isSecretConfigKey } from "./skillopt-config";
-import { SKILLBOARD_FILE, SKILLBOARD_FORMAT } from "./skillopt-export";
+import { callsFromJson, editsFromJson, ExtrasFieldError, SKILLBOARD_FILE, SKILLBOARD_FORMAT, type ExportCall, type ExportEdit } from "./skillopt-extras";
 
 type Dict = { readonly [key: string]: PyJson };
 
@@ -32,6 +32,8 @@ export interface ReadStage {
   patches: { key: string; minibatch: number; text: string }[];
   /** skillboard.json's fields for this stage, when the directory has one. */
   extras: Dict | null;
+  /** The stage's ranked edits (skillboard.json; upstream's layout does not keep them whole). */
+  edits: ExportEdit[];
 }
 
 export interface SkillOptDir {
@@ -45,6 +47,8 @@ export interface SkillOptDir {
   bestSkill: string | null;
   stages: ReadStage[];
   extras: Dict | null;
+  /** Every optimizer call with its prompt and reply (skillboard.json), or null: then the saved patches are the calls. */
+  calls: ExportCall[] | null;
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
@@ -113,7 +117,7 @@ export function readSkillOptDir(dir: string): SkillOptDir {
     const stepDir = `steps/step_${pad(globalStep, 4)}`;
     return {
       key: stepKey(globalStep), kind: "step", epoch: record.epoch as number, globalStep, action: record.action as string, record,
-      candidate: readText(dir, `${stepDir}/candidate_skill.md`), patches: readPatches(dir, stepDir, globalStep), extras: null,
+      candidate: readText(dir, `${stepDir}/candidate_skill.md`), patches: readPatches(dir, stepDir, globalStep), extras: null, edits: [],
     };
   });
 
@@ -131,13 +135,28 @@ export function readSkillOptDir(dir: string): SkillOptDir {
       if (!record) continue;
       field(file, "action", record.action, (v) => typeof v === "string", "a string");
       const candidate = kind === "slow_update" ? readText(dir, `slow_update/epoch_${pad(epoch, 2)}/candidate_skill.md`) : null;
-      stages.push({ key, kind, epoch, globalStep, action: record.action as string, record, candidate, patches: [], extras: null });
+      stages.push({ key, kind, epoch, globalStep, action: record.action as string, record, candidate, patches: [], extras: null, edits: [] });
     }
   }
   const byKey = new Map(((extras?.stages ?? []) as Dict[]).map((stage) => [stage.key as string, stage]));
   const withEdges = [...edgeStage("baseline", byKey, summary, 0, 0), ...stages, ...edgeStage("final", byKey, summary, epochs.at(-1) ?? 0, steps.at(-1)?.globalStep ?? 0)];
-  for (const stage of withEdges) stage.extras = byKey.get(stage.key) ?? null;
-  return { config, droppedSecretKeys, summary, initialSkill, skillFiles, bestSkill: readText(dir, "best_skill.md"), stages: withEdges, extras };
+  const stageIndex = new Map(((extras?.stages ?? []) as Dict[]).map((stage, index) => [stage.key as string, index]));
+  const calls = extrasField(() => callsFromJson("calls", extras?.calls));
+  for (const stage of withEdges) {
+    stage.extras = byKey.get(stage.key) ?? null;
+    stage.edits = extrasField(() => editsFromJson(`stages[${stageIndex.get(stage.key) ?? -1}].edits`, stage.extras?.edits));
+  }
+  return { config, droppedSecretKeys, summary, initialSkill, skillFiles, bestSkill: readText(dir, "best_skill.md"), stages: withEdges, extras, calls };
+}
+
+/** skillboard.json's edits and calls, their errors naming the file. */
+function extrasField<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ExtrasFieldError) throw new SkillOptImportError(SKILLBOARD_FILE, error.message);
+    throw error;
+  }
 }
 
 /** steps/step_NNNN/[batch_A/]patches/minibatch_{fail,succ}_NNN.json, each checked to be a JSON object. */
@@ -178,7 +197,7 @@ function edgeStage(kind: "baseline" | "final", byKey: Map<string, Dict>, summary
         };
   }
   if (!record) return [];
-  return [{ key: kind, kind, epoch, globalStep, action: kind, record, candidate: null, patches: [], extras: null }];
+  return [{ key: kind, kind, epoch, globalStep, action: kind, record, candidate: null, patches: [], extras: null, edits: [] }];
 }
 
 function readExtras(dir: string): Dict | null {

@@ -1,5 +1,6 @@
 // The home page of a fresh install in headless Chromium: it renders, the New run form already holds the obvious
-// choices (the only dataset, the latest version of the only skill), and the demo runs in one click.
+// choices (the only dataset that is not a split part, the latest version of the only skill that a person added, not one
+// the demo optimisation made), and the demo runs in one click.
 import { describe, expect, it } from "vitest";
 import { getRun, listDatasets, listSkillVersions } from "@/lib/db";
 import { DEMO_DATASET_NAME, DEMO_SKILL_NAME } from "@/lib/db/demo";
@@ -26,10 +27,10 @@ describe("home page (browser)", () => {
     expect(app.server.logs()).not.toContain(CANARY_KEY);
   });
 
-  it("opens the New run form on the only dataset and the latest version of the only skill", async () => {
+  it("opens the New run form on the only dataset and the latest version of the only skill (not the demo optimisation's candidates)", async () => {
     const { page, errors } = app.browser;
     const [dataset] = await listDatasets(app.db);
-    const latest = (await listSkillVersions(app.db)).filter((version) => version.skillName === DEMO_SKILL_NAME).at(-1)!;
+    const latest = (await listSkillVersions(app.db)).filter((version) => version.skillName === DEMO_SKILL_NAME && version.originOptimizationId === null).at(-1)!;
     expect(latest.version).toBe(2);
     await page.goto(`${app.baseURL}/runs/new`);
     await expect(page.getByLabel("Dataset", { exact: true }).inputValue()).resolves.toBe(String(dataset!.id));
@@ -50,7 +51,7 @@ describe("home page (browser)", () => {
     const [dataset] = await listDatasets(app.db);
     expect(dataset!.name).toBe(DEMO_DATASET_NAME);
     // The server has an OpenAI key, but the demo runs on the baseline: no call, no cost.
-    const latest = (await listSkillVersions(app.db)).filter((version) => version.skillName === DEMO_SKILL_NAME).at(-1)!;
+    const latest = (await listSkillVersions(app.db)).filter((version) => version.skillName === DEMO_SKILL_NAME && version.originOptimizationId === null).at(-1)!;
     expect(run).toMatchObject({ status: "completed", backend: "baseline", datasetId: dataset!.id, skillVersionId: latest.id, nDone: dataset!.itemCount });
     await expect(page.locator("main").innerText()).resolves.toContain(`${DEMO_SKILL_NAME} v2 on ${DEMO_DATASET_NAME} · offline baseline (no LLM)`);
     await screenshot(page, "home-demo-run");

@@ -61,14 +61,17 @@ describe("optimisation pages (browser)", () => {
     await page.goto(app.baseURL);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Optimise", exact: true }).click();
     await page.waitForURL(/\/optimize$/);
-    await expect(page.getByText("No optimisation yet.").isVisible()).resolves.toBe(true);
+    // A fresh install has the demo's recorded optimisation, and nothing else yet.
+    const seeded = await app.db.optimization.count();
+    expect(seeded).toBe(1);
+    await expect(page.getByRole("table", { name: "Optimisations" }).getByRole("link", { name: /^Demo: recorded with scripted models/ }).isVisible()).resolves.toBe(true);
 
     await fillForm(page);
     // A bad value comes back under its field; nothing is stored.
     await page.getByLabel("Batch size", { exact: true }).fill("0");
     await page.getByRole("button", { name: "Start optimisation", exact: true }).click();
     await page.getByText("Batch size must be more than 0").waitFor({ timeout: 10_000 });
-    expect(await app.db.optimization.count()).toBe(0);
+    expect(await app.db.optimization.count()).toBe(seeded);
     await page.getByLabel("Batch size", { exact: true }).fill("8");
 
     // The estimate, from the split the form made (24 train items, batches of 8: 3 steps an epoch).
@@ -76,13 +79,16 @@ describe("optimisation pages (browser)", () => {
     const estimate = page.getByTestId("estimate");
     await estimate.waitFor({ timeout: 15_000 });
     await expect(estimate.innerText()).resolves.toContain("24 train · 18 val · 12 test items; 2 epochs × 3 steps = 6 steps");
-    expect(await app.db.optimization.count()).toBe(0);
+    expect(await app.db.optimization.count()).toBe(seeded);
     await screenshot(page, "optimize-new");
 
     // Slow enough to be seen mid-way.
     fake!.setOptions({ latencyMs: 40 });
     const id = await startAndOpen(page);
     await expect(page.getByRole("heading", { name: /Validation score/ }).isVisible()).resolves.toBe(true);
+    // Calls in flight, target and optimizer, while it runs.
+    await expect.poll(async () => Number(await page.getByTestId("calls-in-flight").innerText()), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    await expect(page.getByTestId("calls-in-flight-split").innerText()).resolves.toMatch(/^target \d+ · optimizer \d+$/);
     await expect.poll(() => stepsDone(page), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
     const midStatus = await status(page);
     await screenshot(page, "optimize-mid-run");
@@ -210,6 +216,47 @@ describe("optimisation pages (browser)", () => {
     const regated = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting.key } });
     expect((JSON.parse(regated.gateJson!) as { approval: string }).approval).toBe("edited");
     expect(regated.candidateVersionId).toBe(version.id);
+    expect(errors).toEqual([]);
+  }, 300_000);
+
+  it("drops an edit of a waiting candidate on the step page: the rest is rebuilt into a version and gated again", async () => {
+    const { page, errors } = app.browser;
+    await fillForm(page, { approval: "manual" });
+    await page.getByLabel("Learning rate", { exact: true }).fill("4");
+    await page.getByLabel("Min learning rate", { exact: true }).fill("2");
+    const id = await startAndOpen(page);
+    // The first waiting candidate with two edits or more (others are rejected).
+    let waiting: Awaited<ReturnType<typeof app.db.optimizationStep.findFirstOrThrow>> | undefined;
+    for (let round = 0; round < 6 && !waiting; round++) {
+      await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
+      if ((await status(page)) === "completed") break;
+      const pending = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, approval: "pending" } });
+      if ((await app.db.optimizationEdit.count({ where: { stepId: pending.id } })) >= 2) waiting = pending;
+      else {
+        await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
+        await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+      }
+    }
+    expect(waiting, "a candidate with two edits or more waited").toBeDefined();
+    await page.goto(`${app.baseURL}/optimize/${id}/steps/${encodeURIComponent(waiting!.key)}`);
+    const form = page.getByRole("form", { name: "Drop edits" });
+    await form.getByLabel(/^Keep edit 1:/).uncheck();
+    await screenshot(page, "optimize-drop-edits");
+    await form.getByRole("button", { name: "Drop unticked edits and re-run the gate", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/optimize/${id}`, { timeout: 10_000 });
+    const decided = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting!.key } });
+    expect(decided.approval).toBe("edited");
+    const version = await app.db.skillVersion.findUniqueOrThrow({ where: { id: decided.approvalVersionId! } });
+    expect(version).toMatchObject({ parentVersionId: waiting!.candidateVersionId, note: `candidate of optimization ${id} · ${waiting!.key} without edit 1` });
+    for (let round = 0; round < 6; round++) {
+      await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
+      if ((await status(page)) === "completed") break;
+      await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
+      await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+    }
+    const regated = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waiting!.key } });
+    expect(regated.candidateVersionId).toBe(version.id);
+    expect((JSON.parse(regated.gateJson!) as { approval: string }).approval).toBe("edited");
     expect(errors).toEqual([]);
   }, 300_000);
 

@@ -9,6 +9,9 @@
  * failed), else `insert_after` the `## Topic rules` heading when the skill has it, else `append`; then, when
  * the question carries `(compare t<j>)` and the skill has no rule for t<j>, the decoy for t<j>. Edits are
  * de-duplicated by content and cut to the budget L, in that order.
+ * A trajectory with no topic tag (a SearchQA item, the demo's world) gets the reading rules of
+ * fake-optimizer-searchqa.ts that would have found its gold answer from the error analyst, and from the success
+ * analyst the rule that restates what the target does (TITLE_AS_WRITTEN_RULE, once: it changes no answer).
  * Success analyst: one reinforcing rule, for the first trajectory whose topic has no rule yet (it restates
  * what the target already does, so it changes no answer), or no edit when every topic shown has a rule.
  */
@@ -22,9 +25,10 @@ import {
   topicOf,
   topicRule,
 } from "./fake-optimizer-target";
+import { searchQaProposals, TITLE_AS_WRITTEN_RULE } from "./fake-optimizer-searchqa";
 
 export interface ProposedEdit {
-  op: "append" | "insert_after" | "replace";
+  op: "append" | "insert_after" | "replace" | "delete";
   target?: string;
   content: string;
 }
@@ -87,10 +91,23 @@ export function analystReply(kind: "failure" | "success", user: string): Record<
   };
   for (const trajectory of trajectories) {
     const topic = topicOf(trajectory.question);
+    if (!topic) {
+      // A SearchQA item with no topic tag (the demo's world): reading rules, from failures only.
+      const found = searchQaProposals(skill, trajectory.question, trajectory.golds, trajectory.context);
+      counts.set(found.type, (counts.get(found.type) ?? 0) + 1);
+      if (kind === "failure") {
+        for (const rule of found.remove) propose({ op: "delete", target: rule, content: "" });
+        for (const rule of found.rules) propose(addRule(skill, rule));
+      } else if (edits.length === 0 && !skill.includes(TITLE_AS_WRITTEN_RULE)) {
+        patterns.push(`The answer was a passage title, as written (id=${trajectory.id}).`);
+        propose(addRule(skill, TITLE_AS_WRITTEN_RULE));
+      }
+      continue;
+    }
     const position = goldPassagePosition(trajectory.context, trajectory.golds);
-    const type = !topic || !position ? "other" : ruleFor(skill, topic) ? "rule_wrong" : "rule_missing";
+    const type = !position ? "other" : ruleFor(skill, topic) ? "rule_wrong" : "rule_missing";
     counts.set(type, (counts.get(type) ?? 0) + 1);
-    if (!topic || !position) continue;
+    if (!position) continue;
     const rule = topicRule(topic, position);
     const existing = ruleFor(skill, topic);
     if (kind === "failure") {
@@ -105,13 +122,19 @@ export function analystReply(kind: "failure" | "success", user: string): Record<
   const kept = edits.slice(0, Math.max(0, budget));
   const reasoning = kept.length === 0
     ? "The skill already covers what these trajectories show."
-    : `Rules for ${kept.map((e) => topicOf(e.content)).join(", ")}, each naming the passage whose title is the gold answer.`;
+    : kept.every((e) => topicOf(e.content))
+      ? `Rules for ${kept.map((e) => topicOf(e.content)).join(", ")}, each naming the passage whose title is the gold answer.`
+      : `${kept.length} reading rule${kept.length === 1 ? "" : "s"} that would have found the gold answer among the passage titles.`;
   const patch = { reasoning, edits: kept };
   if (kind === "success") return { batch_size: trajectories.length, success_patterns: patterns, patch };
   const descriptions: Record<string, string> = {
     rule_missing: "No rule says which passage answers this topic; the first passage was used.",
     rule_wrong: "The topic's rule names the wrong passage.",
     other: "No topic tag, or no passage title matches the gold answer.",
+    title_suffix: "The right passage was read, but its title kept a site or section suffix.",
+    second_passage: "The answer is the second passage's title; the first passage is the question's own subject.",
+    no_title: "No passage title is the answer.",
+    last_passage: "The last-passage rule took the last passage; another passage's title was the answer.",
   };
   const failureSummary = [...counts].map(([type, count]) => ({ failure_type: type, count, description: descriptions[type] }));
   return { batch_size: trajectories.length, failure_summary: failureSummary, patch };

@@ -24,7 +24,8 @@
  * - the DECOY for a baseline topic t<j> (`decoyRule`, "… third passage.") breaks every item of t<j>
  *   (regressions). The analyst proposes it after the fix when it reads a failing item carrying
  *   `(compare t<j>)`, so a lured minibatch's patch mixes a gain with a loss.
- * Untagged questions get the fake server's default answer (first `[TLE]` title or `[[ANSWER: …]]`).
+ * Untagged questions get the fake server's default answer (first `[TLE]` title or `[[ANSWER: …]]`), unless the skill
+ * holds one of the SearchQA reading rules of fake-optimizer-searchqa.ts (the demo's world), which then decide.
  * The reply is `Topic t<k>: reading the <position> passage.\n<answer><title></answer>`.
  */
 import type { DatasetItem } from "@/lib/datasets/types";
@@ -32,6 +33,7 @@ import { normalizeAnswer } from "@/lib/eval";
 import { splitPassages } from "@/lib/prompts";
 import { seededRandom } from "@/lib/stats/random";
 import { defaultAnswer, questionOf, type FakeChatRequest } from "./fake-openai-server";
+import { searchQaAnswer } from "./fake-optimizer-searchqa";
 
 export const POSITIONS = ["first", "second", "third"] as const;
 export type PassagePosition = (typeof POSITIONS)[number];
@@ -110,9 +112,13 @@ export function goldPassagePosition(context: string, golds: readonly string[]): 
 export function skillSensitiveAnswer(req: FakeChatRequest): string {
   // With refinement turns the last user message is the refinement request; the item is the one with a question.
   const itemPrompt = [...req.messages].reverse().find((m) => m.role === "user" && m.content.includes("## Question\n"))?.content ?? "";
-  const topic = topicOf(questionOf([{ role: "user", content: itemPrompt }]));
-  if (!topic) return defaultAnswer(req);
+  const question = questionOf([{ role: "user", content: itemPrompt }]);
+  const topic = topicOf(question);
   const system = req.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+  if (!topic) {
+    const title = searchQaAnswer(system, question, contextOf(itemPrompt));
+    return title === undefined ? defaultAnswer(req) : `Reading the passages for the answer.\n<answer>${title}</answer>`;
+  }
   const position = ruleFor(system, topic)?.position ?? "first";
   const title = splitPassages(contextOf(itemPrompt))[POSITIONS.indexOf(position)]?.title || "unknown";
   return `Topic ${topic}: reading the ${position} passage.\n<answer>${title}</answer>`;

@@ -15,7 +15,8 @@
  * - ranking: `{reasoning, selected_indices}`, the pool's indices by support (highest first, then pool order),
  *   cut to the budget.
  * - slow_update: `{reasoning, slow_update_content}`; meta_skill: `{reasoning, meta_skill_content}`; both read
- *   the comparison's counts and regressed topics, and name no rule (so they change no answer).
+ *   the comparison's counts and regressed topics, and name no rule (so they change no answer); for untagged
+ *   SearchQA items (fake-optimizer-searchqa.ts) they speak of reading rules instead of topics.
  * About one well-formed reply in four is wrapped in prose and a ```json fence, as chat models do.
  *
  * MALFORMED replies: a request is answered malformed when a hash of its messages is divisible by
@@ -105,16 +106,19 @@ const REPLIES: Record<OptimizerRole, (user: string) => Reply> = {
     const recheck = regressedTopics.length > 0 ? ` Re-check your reading for topics ${regressedTopics.join(", ")}: they regressed.` : "";
     return {
       reasoning: `Longitudinal comparison: ${summary}.`,
-      slow_update_content: `Keep the topic rules that turned wrong answers into right ones.${recheck} When no rule names a question's topic, read the first passage.`,
+      slow_update_content: user.includes("[topic: ")
+        ? `Keep the topic rules that turned wrong answers into right ones.${recheck} When no rule names a question's topic, read the first passage.`
+        : "Keep the reading rules that turned wrong answers into right ones. Answer with a passage title exactly as the rules say.",
     };
   },
   meta_skill: (user) => {
     const { summary, regressedTopics } = comparisonOf(user);
     return {
       reasoning: `Across the epoch: ${summary}.`,
-      meta_skill_content:
-        "Derive each topic rule from the passage whose title is the gold answer; one rule per topic. " +
-        `Do not add rules for topics a question only cross-references${regressedTopics.length > 0 ? ` (they broke ${regressedTopics.join(", ")})` : ""}.`,
+      meta_skill_content: user.includes("[topic: ")
+        ? "Derive each topic rule from the passage whose title is the gold answer; one rule per topic. " +
+          `Do not add rules for topics a question only cross-references${regressedTopics.length > 0 ? ` (they broke ${regressedTopics.join(", ")})` : ""}.`
+        : "Propose a reading rule only when the gold answer is a passage title the rule would find; a guess about where answers hide breaks the items it was not made from.",
     };
   },
 };

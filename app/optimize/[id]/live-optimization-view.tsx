@@ -17,6 +17,7 @@ export function LiveOptimizationView({ initial }: { initial: OptimizationLivePay
   const running = o.status === "running" || o.status === "queued";
   const now = activeRuns.at(-1);
   const stage = now ? now.key : summary.lastKey;
+  const targetInFlight = activeRuns.reduce((sum, run) => sum + run.inFlight, 0);
   return (
     <>
       <div className={styles.statusLine}>
@@ -35,7 +36,11 @@ export function LiveOptimizationView({ initial }: { initial: OptimizationLivePay
           <div className={styles.tile}><dt>Accepted</dt><dd>{summary.accepted}</dd></div>
           <div className={styles.tile}><dt>Val: initial → best</dt><dd>{formatScore(summary.initialVal)} → {formatScore(summary.bestVal)}</dd></div>
           <div className={styles.tile}><dt>Stage now</dt><dd title={stage ?? ""}>{running ? (stage ?? "starting") : "–"}</dd></div>
-          <div className={styles.tile}><dt>Target calls in flight</dt><dd>{running ? activeRuns.reduce((sum, run) => sum + run.inFlight, 0) : 0}</dd></div>
+          <div className={styles.tile}>
+            <dt>Calls in flight</dt>
+            <dd data-testid="calls-in-flight">{running ? targetInFlight + o.optimizerInFlight : 0}</dd>
+            <div className="hint" data-testid="calls-in-flight-split">target {running ? targetInFlight : 0} · optimizer {running ? o.optimizerInFlight : 0}</div>
+          </div>
         </dl>
         {now && running ? <p className="hint">Running <Link href={`/runs/${now.runId}`}>{now.key}</Link>: {now.nDone} / {now.itemsTotal} items.</p> : null}
         {summary.test ? <p>Test: initial {formatScore(summary.test.initial)} · best {formatScore(summary.test.best)} · final {formatScore(summary.test.final)}</p> : null}

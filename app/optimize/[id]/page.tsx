@@ -34,6 +34,7 @@ export default async function OptimizationPage({ params }: Props) {
         {" "}· target {payload.summary.models.target} · optimizer {payload.summary.models.optimizer} · gate {payload.summary.settings.skillboard?.gate ?? "strict"}
         {payload.summary.settings.skillboard?.gate === "mcnemar" ? ` (α ${payload.summary.settings.skillboard.alpha})` : ""} · approval {payload.summary.settings.skillboard?.approval ?? "auto"}
       </p>
+      {payload.summary.models.note ? <p className="notice-box" data-testid="models-note">Its models were scripted: this optimisation was {payload.summary.models.note}.</p> : null}
       <LiveOptimizationView initial={payload} />
     </>
   );

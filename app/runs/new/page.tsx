@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions, responseCacheSize } from "@/lib/db";
+import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions, listSplitParts, responseCacheSize } from "@/lib/db";
 import { describeBackends, withAgentPrograms } from "@/app/_lib/backends";
 import { parseIdParam } from "../../_lib/ids";
 import type { SearchParams } from "../../_lib/search-params";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function NewRunPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const db = getDb();
-  const [datasets, versions, cacheSize] = await Promise.all([listDatasets(db), listSkillVersions(db), responseCacheSize(db)]);
+  const [datasets, versions, splitParts, cacheSize] = await Promise.all([listDatasets(db), listSkillVersions(db), listSplitParts(db), responseCacheSize(db)]);
   const fromId = parseIdParam(params.from);
   const from = fromId === undefined ? undefined : await findRun(fromId);
   const backends = describeBackends();
@@ -26,9 +26,12 @@ export default async function NewRunPage({ searchParams }: { searchParams: Promi
     group.versions.push({ id: version.id, version: version.version, note: version.note });
     groups.set(version.skillId, group);
   }
-  // Nothing to choose between: the only dataset, and the latest version of the only skill.
+  // Nothing to choose between: the only dataset (a split's parts are copies of their source), and the latest version of
+  // the only skill that a person added (an optimisation's candidates, many of them rejected, are not the obvious choice).
   const onlySkill = groups.size === 1 ? [...groups.values()][0] : undefined;
-  const obvious = { datasetId: datasets.length === 1 ? datasets[0]!.id : undefined, skillVersionId: onlySkill?.versions.at(-1)?.id };
+  const sources = datasets.filter((dataset) => !splitParts.has(dataset.id));
+  const added = versions.filter((version) => version.skillId === onlySkill?.skillId && version.originOptimizationId === null).at(-1);
+  const obvious = { datasetId: sources.length === 1 ? sources[0]!.id : undefined, skillVersionId: onlySkill ? (added ?? onlySkill.versions.at(-1))?.id : undefined };
   const defaults = startRunDefaults({ backends, from, datasetId: parseIdParam(params.datasetId), skillVersionId: parseIdParam(params.skillVersionId), obvious });
 
   return (

@@ -4,7 +4,8 @@
  * learns lives only in memory, so a killed optimisation resumes by replaying the loop from the start.
  */
 import {
-  addSkillVersion, findOptimizationRun, findOptimizerCall, getDataset, getDatasetItems, getItemConversations, itemTrialKey, getOptimizationStep, getRun, getSkillVersion,
+  addSkillVersion, adjustOptimizerInFlight, findOptimizationRun, findOptimizerCall, getDataset, getDatasetItems, getItemConversations, itemTrialKey,
+  getOptimizationStep, getRun, getSkillVersion,
   iterateRunResultPages, linkOptimizationRun, measureOptimizationSpend, saveOptimizationStep, saveOptimizerCall,
   setOptimizationStepApproval, updateOptimizationProgress, type Db,
 } from "../../db";
@@ -109,9 +110,14 @@ export class DbLoopIO implements LoopIO {
     if (stored) return stored.reply ?? undefined;
     this.throwIfStopped();
     const [system, user] = call.request.messages;
-    const common = { key: call.key, stepKey: call.stageKey, stage: call.request.stage, minibatch: call.minibatch ?? null, mergeLevel: call.mergeLevel ?? null, itemIds: call.itemIds, system: system.content, user: user.content };
+    const common = {
+      key: call.key, stepKey: call.stageKey, stage: call.request.stage, minibatch: call.minibatch ?? null, mergeLevel: call.mergeLevel ?? null, itemIds: call.itemIds, inputKeys: call.inputKeys,
+      system: system.content, user: user.content,
+    };
     return this.semaphore.run(async () => {
       const started = performance.now();
+      // The live gauge the optimisation's page shows ("calls in flight"), counted while the call is under way.
+      await adjustOptimizerInFlight(db, optimizationId, 1);
       try {
         const response = await this.options.optimizer.complete({ messages: call.request.messages, maxCompletionTokens: call.request.maxCompletionTokens, signal: this.options.signal });
         let parsedJson: string | null = null;
@@ -133,6 +139,8 @@ export class DbLoopIO implements LoopIO {
         this.log(`[optimize] optimizer call ${call.key} failed after ${error.stats.attempts} attempts: ${error.message}`);
         await saveOptimizerCall(db, optimizationId, { ...common, reply: null, error: error.message, promptTokens: 0, completionTokens: 0, latencyMs: performance.now() - started, attempts: error.stats.attempts });
         return undefined;
+      } finally {
+        await adjustOptimizerInFlight(db, optimizationId, -1);
       }
     });
   }

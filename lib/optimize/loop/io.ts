@@ -36,6 +36,8 @@ export interface OptimizerCallRequest {
   minibatch?: number;
   mergeLevel?: number;
   itemIds?: readonly string[];
+  /** The calls whose results it takes in (a merge's patches, the ranking's merged patch): the merge tree, for the record. */
+  inputKeys?: readonly string[];
 }
 
 export interface StageEdit {

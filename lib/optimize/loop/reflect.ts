@@ -31,6 +31,9 @@ export interface BatchReflection {
   patches: ReflectedPatch[];
   failure: PyDict[];
   success: PyDict[];
+  /** The analyst call of each failure / success patch, in the same order (the merge tree's leaves). */
+  failureCalls: string[];
+  successCalls: string[];
   /** Patches dropped where upstream's trainer would crash (a non-numeric batch_size), with why. */
   dropped: string[];
 }
@@ -67,17 +70,21 @@ export async function reflectBatch(
   const patches = results.filter((patch): patch is ReflectedPatch => patch !== null);
   const failure: PyDict[] = [];
   const success: PyDict[] = [];
+  const failureCalls: string[] = [];
+  const successCalls: string[] = [];
   const dropped: string[] = [];
   for (const patch of patches) {
     try {
       const normalised = normalisePatches([patch.raw]);
       failure.push(...normalised.failure);
       success.push(...normalised.success);
+      failureCalls.push(...normalised.failure.map(() => patch.call));
+      successCalls.push(...normalised.success.map(() => patch.call));
     } catch (error) {
       if (!(error instanceof BatchSizeError)) throw error;
       // DEVIATION: upstream's trainer crashes here; Skillboard drops this patch, says so and goes on.
       dropped.push(`${patch.call}: ${error.message} (upstream would stop the optimisation here)`);
     }
   }
-  return { rows: input.rows, patches, failure, success, dropped };
+  return { rows: input.rows, patches, failure, success, failureCalls, successCalls, dropped };
 }

@@ -8,7 +8,7 @@ import type { TrainBatch } from "../batches";
 import { applyPatchWithReport, type EditReport } from "../edits";
 import { extractJson } from "../extract-json";
 import { computeScore, type GateResult, skillHash } from "../gate";
-import { mergePatches } from "../prompts/aggregate";
+import { namedMergePatches, type MergeCallPlace } from "../prompts/aggregate";
 import { buildRankingRequest } from "../prompts/ranking";
 import { extractFailurePatterns, failurePatchPath, formatStepBuffer, type StepBufferEntry } from "../prompts/step-buffer";
 import { UpstreamCrashError } from "../py-values";
@@ -99,9 +99,14 @@ export async function runStep(ctx: LoopContext, state: LoopState, input: StepInp
   }
 
   let phase = performance.now();
-  const mergeSettings = { skill: state.currentSkill, mergeBatchSize: settings.gradient.merge_batch_size, metaSkill: input.metaSkill };
-  const merged = await mergePatches(failurePatches, successPatches, mergeSettings, async (request, where) => {
-    const reply = await io.callOptimizer({ key: mergeCallKey(key, where.group, where.level, where.batch), stageKey: key, request, mergeLevel: where.level });
+  const sources = {
+    failure: reflections.flatMap((reflection) => reflection.failureCalls),
+    success: reflections.flatMap((reflection) => reflection.successCalls),
+    label: (where: MergeCallPlace) => mergeCallKey(key, where.group, where.level, where.batch),
+  };
+  const mergeSettings = { skill: state.currentSkill, mergeBatchSize: settings.gradient.merge_batch_size, metaSkill: input.metaSkill, sources };
+  const { merged, name: mergedName } = await namedMergePatches(failurePatches, successPatches, mergeSettings, async (request, where) => {
+    const reply = await io.callOptimizer({ key: mergeCallKey(key, where.group, where.level, where.batch), stageKey: key, request, mergeLevel: where.level, inputKeys: where.inputs });
     return parsedOrUndefined(reply);
   });
   const mergedItems = payloadEdits(merged);
@@ -111,7 +116,7 @@ export async function runStep(ctx: LoopContext, state: LoopState, input: StepInp
   phase = performance.now();
   const editBudget = state.scheduler.step();
   const rankingRequest = buildRankingRequest({ skill: state.currentSkill, edits: mergedItems, maxEdits: editBudget, metaSkill: input.metaSkill });
-  const rankingReply = rankingRequest ? await io.callOptimizer({ key: rankingCallKey(key), stageKey: key, request: rankingRequest }) : undefined;
+  const rankingReply = rankingRequest ? await io.callOptimizer({ key: rankingCallKey(key), stageKey: key, request: rankingRequest, inputKeys: mergedName ? [mergedName] : [] }) : undefined;
   const ranked = rankAndSelect(merged, editBudget, rankingReply);
   const rankedItems = payloadEdits(ranked);
   Object.assign(record, { n_edits_ranked: rankedItems.length, edit_budget: editBudget, lr_control_mode: settings.optimizer.lr_control_mode });

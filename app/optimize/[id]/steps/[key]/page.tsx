@@ -8,11 +8,13 @@ import { firstValue, type SearchParams } from "@/app/_lib/search-params";
 import { compareHref } from "@/lib/compare";
 import {
   getDb, getOptimization, getOptimizationStep, getSkillVersion, listOptimizationEdits, listOptimizationRunViews, listOptimizerCallBriefs,
-  listRunItemOutcomes, listStageKeys, type OptimizationRunView, type OptimizerCallBrief,
+  listItemQuestions, listRunItemOutcomes, listStageKeys, type OptimizationRunView, type OptimizerCallBrief,
 } from "@/lib/db";
 import { isAcceptedAction, stageGate, stageRecord } from "@/lib/optimize/overview";
 import { CallText } from "./call-text";
+import { DropEdits } from "./drop-edits";
 import { EditCandidate } from "./edit-candidate";
+import { MergeTree } from "./merge-tree";
 import { StepNav } from "./step-nav";
 import styles from "./step.module.css";
 
@@ -76,7 +78,7 @@ export default async function StepPage({ params, searchParams }: Props) {
         <section className={`card ${styles.card}`} aria-labelledby="batch-heading">
           <h2 id="batch-heading">Batch</h2>
           <p className="muted">Train score {formatScore(record.rollout_hard)} over {record.rollout_n ?? "–"} items with the current skill; failures are what the failure analyst read.</p>
-          {await Promise.all(batches.map(async (ids, batch) => <BatchTable key={batch} batch={batch} ids={ids} run={rollouts.find((run) => run.key === `${key}/rollout/${batch}`)} />))}
+          {await Promise.all(batches.map(async (ids, batch) => <BatchTable key={batch} batch={batch} ids={ids} run={rollouts.find((run) => run.key === `${key}/rollout/${batch}`)} trainDatasetId={optimization.trainDatasetId} />))}
         </section>
       ) : null}
 
@@ -118,7 +120,10 @@ export default async function StepPage({ params, searchParams }: Props) {
       {step.approval === "pending" && optimization.status === "waiting_for_approval" && candidate ? (
         <section className={`card ${styles.card}`} aria-labelledby="decide-heading">
           <h2 id="decide-heading">Waiting for your decision</h2>
-          <p className="muted">Approve or reject the candidate on <Link href={`/optimize/${id}`}>the optimisation&apos;s page</Link>, or change it here (drop an edit, reword a rule) and approve your version.</p>
+          <p className="muted">Approve or reject the candidate on <Link href={`/optimize/${id}`}>the optimisation&apos;s page</Link>, or change it here (drop edits, or reword a rule) and approve your version.</p>
+          {edits.length > 1 ? (
+            <DropEdits optimizationId={id} edits={edits.map((edit) => ({ id: edit.id, ordinal: edit.ordinal, op: edit.op, summary: (edit.content || edit.target).split("\n")[0]!.slice(0, 200), applyStatus: edit.applyStatus }))} />
+          ) : null}
           <EditCandidate optimizationId={id} content={candidate.content} />
         </section>
       ) : null}
@@ -126,6 +131,8 @@ export default async function StepPage({ params, searchParams }: Props) {
       {candidate && parent ? (
         <SkillDiffView before={parent} after={candidate} layout={layout} layoutHref={(diff) => `${stepHref(id, key)}${diff === "split" ? "?diff=split" : ""}`} sameText="The candidate is the current skill" />
       ) : null}
+
+      <MergeTree calls={calls} stepKey={key} />
 
       <CallSection id={id} title="Analyst calls" heading="analyst-heading" calls={analyst} stepKey={key} rollouts={rollouts} batches={batches} />
       <CallSection id={id} title="Merge, ranking and other calls" heading="merge-heading" calls={others} stepKey={key} rollouts={rollouts} batches={batches} />
@@ -161,12 +168,16 @@ function GatePanel({ gate, action, approval, record, currentVal, candidateVal }:
   );
 }
 
-async function BatchTable({ batch, ids, run }: { batch: number; ids: string[]; run: OptimizationRunView | undefined }) {
+async function BatchTable({ batch, ids, run, trainDatasetId }: { batch: number; ids: string[]; run: OptimizationRunView | undefined; trainDatasetId: number }) {
   const outcomes = run ? await listRunItemOutcomes(getDb(), run.runId) : [];
   const byId = new Map(outcomes.map((row) => [row.itemId, row]));
+  // No rollout run (an imported optimisation): the questions from the train dataset, when it is stored here.
+  const questions = run || trainDatasetId === 0 ? new Map<string, string>() : await listItemQuestions(getDb(), trainDatasetId, ids);
   return (
     <>
-      <h3>Batch {batch}{run ? <> · <Link href={`/runs/${run.runId}`}>run #{run.runId}</Link></> : null} · {ids.filter((item) => (byId.get(item)?.hard ?? 1) < 1).length} failing of {ids.length}</h3>
+      <h3>
+        Batch {batch}{run ? <> · <Link href={`/runs/${run.runId}`}>run #{run.runId}</Link> · {ids.filter((item) => (byId.get(item)?.hard ?? 1) < 1).length} failing of {ids.length}</> : <> · {ids.length} items <span className="hint">· outcomes not recorded: an imported optimisation&apos;s rollouts are not runs here</span></>}
+      </h3>
       <table aria-label={`Batch ${batch} items`}>
         <thead><tr><th>Item</th><th>Outcome</th><th>Question</th><th>Answer</th></tr></thead>
         <tbody>
@@ -176,7 +187,7 @@ async function BatchTable({ batch, ids, run }: { batch: number; ids: string[]; r
               <tr key={item}>
                 <td>{run ? <Link href={`/runs/${run.runId}/items/${encodeURIComponent(item)}`}>{item}</Link> : item}</td>
                 <td><span className={`badge ${row?.status ?? ""}`}>{row?.status ?? "–"}</span></td>
-                <td>{row?.question ?? ""}</td>
+                <td>{row?.question ?? questions.get(item) ?? ""}</td>
                 <td>{row?.predictedAnswer ?? ""}</td>
               </tr>
             );

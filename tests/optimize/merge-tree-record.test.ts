@@ -1,0 +1,97 @@
+// What the engine records of a step's merge tree (which analyst patches merged into which, up to the ranking) and the
+// optimizer calls in flight, against the scripted models and a real database.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { getOptimization, listOptimizerCalls } from "@/lib/db";
+import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
+import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
+import { parseAnalystReply } from "@/lib/optimize/loop/replies";
+import { RunSettingsSchema } from "@/lib/runs";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { optimizerAnswer } from "../support/fake-optimizer";
+import { writeOptimizationFiles } from "../support/optimize-fixtures";
+import { createTestDb, type TestDatabase } from "../support/test-db";
+
+/** An analyst call whose reply upstream reads as a patch with edits (one that is merged). */
+function hasEdits(call: { stage: string; key: string; reply: string | null }): boolean {
+  if (call.stage !== "analyst" || call.reply === null) return false;
+  const parsed = parseAnalystReply(call.reply, call.key.includes("/failure/") ? "failure" : "success", 4) as { patch?: { edits?: unknown } } | null;
+  return Array.isArray(parsed?.patch?.edits) && parsed.patch.edits.length > 0;
+}
+
+let t: TestDatabase;
+let server: FakeOpenAIServer;
+let dir: string;
+beforeEach(async () => {
+  t = createTestDb();
+  server = await startFakeOpenAIServer({ answer: (req) => optimizerAnswer(req) });
+  dir = mkdtempSync(join(tmpdir(), "skillboard-merge-tree-"));
+});
+afterEach(async () => {
+  await server.close();
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("records each merge call's inputs: every usable analyst patch once, merged level by level into the ranking", async () => {
+  const files = writeOptimizationFiles(dir, { topics: 12, train: 24, val: 18, test: 12 });
+  const [train, val, test] = [await importDatasetFile(t.db, files.train), await importDatasetFile(t.db, files.val), await importDatasetFile(t.db, files.test)];
+  const { version } = await addSkillFile(t.db, files.skill);
+  const model = { backend: "openai" as const, model: "fake", baseURL: server.baseURL };
+  const { id } = await createOptimizationFor(t.db, {
+    skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
+    settings: { train: { num_epochs: 1, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 2, merge_batch_size: 2 }, optimizer: { learning_rate: 2, min_learning_rate: 1, slow_update_samples: 6 } },
+    targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
+    optimizer: { ...model, concurrency: 4 },
+  });
+  // Slow optimizer calls, so the gauge can be seen while they are under way.
+  server.setOptions({ latencyMs: 30 });
+  let seenInFlight = 0;
+  const watch = setInterval(() => {
+    void getOptimization(t.db, id).then((row) => (seenInFlight = Math.max(seenInFlight, row.optimizerInFlight)), () => {});
+  }, 10);
+  const { record } = await executeOptimization(t.db, id, { log: () => {} });
+  clearInterval(watch);
+  expect(record.status).toBe("completed");
+  expect(seenInFlight).toBeGreaterThan(0);
+  expect(seenInFlight).toBeLessThanOrEqual(4);
+  expect((await getOptimization(t.db, id)).optimizerInFlight).toBe(0);
+
+  const calls = await listOptimizerCalls(t.db, id);
+  const inputs = (key: string) => JSON.parse(calls.find((call) => call.key === key)!.inputKeysJson) as string[];
+  const steps = [...new Set(calls.filter((call) => call.stage === "merge").map((call) => call.stepKey))];
+  expect(steps.length).toBeGreaterThan(0);
+  let levelsAboveOne = 0;
+  for (const step of steps) {
+    const ofStep = calls.filter((call) => call.stepKey === step);
+    const merges = ofStep.filter((call) => call.stage === "merge");
+    for (const merge of merges) {
+      const taken = inputs(merge.key);
+      expect(taken.length, merge.key).toBeGreaterThanOrEqual(2);
+      for (const input of taken) expect(ofStep.map((call) => call.key), `${merge.key} took in ${input}`).toContain(input);
+      if (merge.mergeLevel === 1) for (const input of taken) expect(input).toMatch(/\/analyst\/(failure|success)\/\d{3}$/);
+      if (merge.mergeLevel !== null && merge.mergeLevel > 1) levelsAboveOne++;
+      // A tree merges only its own group's patches.
+      const group = /\/merge\/(failure|success)\//.exec(merge.key)?.[1];
+      if (group && merge.mergeLevel === 1) for (const input of taken) expect(input).toContain(`/analyst/${group}/`);
+    }
+    // Every analyst call with a usable patch is a leaf exactly once; nothing else is taken in twice.
+    const all = ofStep.flatMap((call) => JSON.parse(call.inputKeysJson) as string[]);
+    expect(new Set(all).size).toBe(all.length);
+    const ranking = ofStep.find((call) => call.stage === "ranking");
+    // With a ranking, the whole tree hangs under it: every analyst patch with edits is a leaf of it.
+    if (ranking) for (const analyst of ofStep.filter(hasEdits)) expect(all, `${analyst.key} is merged`).toContain(analyst.key);
+    // The ranking took in the tree's root: the final merge when both trees had edits, else a tree's root.
+    if (ranking) {
+      const [root] = inputs(ranking.key);
+      expect(root).toBeDefined();
+      expect(all.filter((key) => key === root)).toHaveLength(1);
+      const final = merges.find((merge) => merge.key.includes("/final/"));
+      if (final) expect(root).toBe(final.key);
+    }
+  }
+  expect(levelsAboveOne).toBeGreaterThan(0);
+  expect(calls.filter(hasEdits).length).toBeGreaterThan(2);
+}, 180_000);
