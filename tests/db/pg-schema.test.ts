@@ -35,9 +35,9 @@ describe("the PostgreSQL schema", () => {
     }, 60_000);
 
     it("tells a column the migrations lack", async () => {
-      const withTrial = readFileSync(PG_SCHEMA, "utf8").replace(/(model RunResult \{\n)/, "$1  trial Int @default(0)\n");
-      expect(await migrationDrift(`${inject("pgServerUrl")}postgres`, withTrial)).toEqual([
-        "only the schema makes: column RunResult.trial integer null=NO default=0 collate=",
+      const withProbe = readFileSync(PG_SCHEMA, "utf8").replace(/(model RunResult \{\n)/, "$1  driftProbe Int @default(0)\n");
+      expect(await migrationDrift(`${inject("pgServerUrl")}postgres`, withProbe)).toEqual([
+        "only the schema makes: column RunResult.driftProbe integer null=NO default=0 collate=",
       ]);
     }, 60_000);
   });
