@@ -28,9 +28,10 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
     for (const [name, value] of entries) headers[name] = value;
   }
-  const body = typeof init.body === "string" ? Buffer.from(init.body) : init.body == null ? undefined : null;
+  const body = typeof init.body === "string" ? init.body : init.body == null ? undefined : null;
   if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string body is supported"));
-  if (body) headers["content-length"] = String(body.length);
+  // The string goes to the socket as it is (encoded once, by the write): no Buffer copy of every request body.
+  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
 
   return new Promise<Response>((resolve, reject) => {
     const request = (url.protocol === "http:" ? http : https).request(url, { method: init.method ?? "GET", headers, agent });
@@ -58,7 +59,7 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
         resolve(NULL_BODY_STATUSES.has(status) ? new Response(null, init) : new BufferedResponse(Buffer.concat(chunks), init));
       });
     });
-    request.end(body);
+    request.end(body, "utf8");
   });
 }
 
