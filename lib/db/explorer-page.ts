@@ -10,6 +10,8 @@ import { filterCountsSql, orderBySql, searchScopeSql, viewWhereSql } from "./exp
 export interface RunItemRow {
   itemId: string;
   trial: number;
+  /** The run whose reply the response cache gave this item (null: the model was called). */
+  cachedFromRunId: number | null;
   question: string;
   goldAnswers: string[];
   predictedAnswer: string;
@@ -57,6 +59,7 @@ interface ResultRow {
   id: number | bigint;
   itemId: string;
   trial: number | bigint;
+  cachedFromRunId: number | bigint | null;
   question: string;
   goldAnswersJson: string;
   predictedAnswer: string;
@@ -111,7 +114,7 @@ export async function countView(db: Db, runId: number, query: Pick<ItemQuery, "f
 async function readRows(db: Db, ids: number[]): Promise<RunItemRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.$queryRaw<ResultRow[]>`
-    SELECT "id", "itemId", "trial", "question", "goldAnswersJson", "predictedAnswer", "em", "f1", "subEm", "status", "latencyMs", "nTurns", "failReason"
+    SELECT "id", "itemId", "trial", "cachedFromRunId", "question", "goldAnswersJson", "predictedAnswer", "em", "f1", "subEm", "status", "latencyMs", "nTurns", "failReason"
     FROM "RunResult" WHERE "id" IN (${Prisma.join(ids)})`;
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   return ids.flatMap((id) => {
@@ -124,6 +127,7 @@ function toItemRow(row: ResultRow): RunItemRow {
   return {
     itemId: row.itemId,
     trial: Number(row.trial),
+    cachedFromRunId: row.cachedFromRunId === null ? null : Number(row.cachedFromRunId),
     question: row.question,
     goldAnswers: JSON.parse(row.goldAnswersJson) as string[],
     predictedAnswer: row.predictedAnswer,

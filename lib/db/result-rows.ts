@@ -31,6 +31,7 @@ export function toStoredResult(row: RunResult): StoredItemResult {
     rateLimited: row.rateLimited,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
+    cachedFromRunId: row.cachedFromRunId,
   };
 }
 

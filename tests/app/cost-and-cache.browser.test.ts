@@ -88,6 +88,23 @@ describe("cost and the response cache (browser)", () => {
     expect(errors).toEqual([]);
   });
 
+  it("marks each cached item in the explorer and says on the item view which run first produced its reply", async () => {
+    const { page, errors } = app.browser;
+    await page.goto(`${app.baseURL}/runs/${cached.id}?filter=all`);
+    const rows = page.getByRole("region", { name: "Items" }).locator("tbody tr");
+    await expect(rows.first().getByText("cached", { exact: true }).isVisible()).resolves.toBe(true);
+    await rows.first().locator("td:nth-child(2) a").click();
+    await page.waitForURL(/\/items\//);
+    const note = page.getByTestId("cached-reply");
+    await expect(note.innerText()).resolves.toContain(`first produced by run #${listed.id}`);
+    await note.getByRole("link", { name: `run #${listed.id}` }).click();
+    await page.waitForURL(new RegExp(`/runs/${listed.id}$`));
+    // The run that produced the replies has none from the cache.
+    await page.goto(`${app.baseURL}/runs/${listed.id}?filter=all`);
+    await expect(page.getByRole("region", { name: "Items" }).locator("tbody tr").first().getByText("cached", { exact: true }).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it("shows each compared run's cost and the difference from the reference, unknown when a side has no price", async () => {
     const { page, errors } = app.browser;
     const listPrice = (listed.promptTokens * 0.4 + listed.completionTokens * 1.6) / 1_000_000;

@@ -141,7 +141,7 @@ describe("queryRunItems", () => {
     const [row] = (await queryRunItems(t.db, runId, q({ filter: "all", q: "clue 7)" }))).rows;
     const source = results[7]!;
     expect(row).toEqual({
-      itemId: "a/b c?#%&=", trial: 1, question: source.question, goldAnswers: source.goldAnswers, predictedAnswer: source.predictedAnswer,
+      itemId: "a/b c?#%&=", trial: 1, cachedFromRunId: null, question: source.question, goldAnswers: source.goldAnswers, predictedAnswer: source.predictedAnswer,
       em: source.em, f1: source.f1, subEm: source.subEm, status: source.status, latencyMs: source.latencyMs, nTurns: source.nTurns,
       failReason: source.failReason,
     });

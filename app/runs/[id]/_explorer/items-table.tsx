@@ -59,6 +59,7 @@ export function ItemsTable({ runId, rows, query, trials }: { runId: number; rows
               {/* One link per row for keyboards and screen readers (the question); the id is a second mouse target. */}
               <NavLink href={itemHref(runId, row.itemId, query, row.trial)} tabIndex={-1} aria-hidden>{visibleText(row.itemId)}</NavLink>
               {trials > 1 ? <span className="muted"> · trial {row.trial}</span> : null}
+              {row.cachedFromRunId !== null ? <> <span className="badge imported" title={`reply from the response cache, first produced by run #${row.cachedFromRunId}`}>cached</span></> : null}
             </td>
             <td className={styles.question}>
               <NavLink href={itemHref(runId, row.itemId, query, row.trial)} className={styles.clamp}>{row.question ? <ShownText text={row.question} max={CELL_TEXT_CHARS} /> : "(empty question)"}</NavLink>

@@ -102,6 +102,12 @@ export function ItemFacts({ result }: { result: StoredItemResult }) {
   ];
   return (
     <section className={`card ${styles.section}`} aria-label="Item details">
+      {result.cachedFromRunId ? (
+        <p className="notice-box" role="note" data-testid="cached-reply">
+          The model&apos;s reply came from the response cache (no model call, no tokens): it was first produced by{" "}
+          <Link href={`/runs/${result.cachedFromRunId}`}>run #{result.cachedFromRunId}</Link>.
+        </p>
+      ) : null}
       <dl className={styles.facts}>
         {facts.map(([label, value]) => (
           <div key={label}>
