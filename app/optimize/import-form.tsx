@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { formatBytes } from "@/app/_lib/format";
 import { sendFileBody } from "@/app/_lib/send-file";
-import { zipFileProblem, type SkillOptImportResponse } from "./_lib/import-rules";
+import { zipFileProblem, type SkillOptImportResponse } from "@/app/_lib/skillopt-import-rules";
 import styles from "./optimize.module.css";
 
 type Phase =

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { errorResponse, fieldMessages } from "@/app/_lib/http";
-import { MAX_IMPORT_NAME_LENGTH, MAX_SKILLOPT_ZIP_BYTES, zipFileProblem, zipTooLarge, type SkillOptImportResponse } from "@/app/optimize/_lib/import-rules";
+import { MAX_IMPORT_NAME_LENGTH, MAX_SKILLOPT_ZIP_BYTES, zipFileProblem, zipTooLarge, type SkillOptImportResponse } from "@/app/_lib/skillopt-import-rules";
 import type { Db } from "@/lib/db";
 import { importSkillOptZip, SkillOptZipError } from "@/lib/optimize/skillopt-zip";
 import { BodyTooLargeError, countBytes, discardRest } from "../../datasets/count-bytes";
