@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { listOptimizationRuns, listOptimizationSteps, listOptimizerCalls } from "@/lib/db";
+import { listOptimizationRuns, listOptimizationSteps, listOptimizerCalls, measureOptimizationSpend } from "@/lib/db";
 import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
-import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
+import { createOptimizationFor, executeOptimization, validateOptimization, type CreateOptimizationForInput } from "@/lib/optimize/engine";
+import { estimateOptimization } from "@/lib/optimize/engine/estimate";
 import type { StageGate } from "@/lib/optimize/overview";
 import { RunSettingsSchema } from "@/lib/runs";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
@@ -35,19 +36,23 @@ async function optimise(skillboard: Record<string, unknown>) {
   const [train, val, test] = [await importDatasetFile(t.db, files.train), await importDatasetFile(t.db, files.val), await importDatasetFile(t.db, files.test)];
   const { version } = await addSkillFile(t.db, files.skill);
   const model = { backend: "openai" as const, model: "fake", baseURL: server.baseURL };
-  const optimization = await createOptimizationFor(t.db, {
+  const input: CreateOptimizationForInput = {
     skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
     settings: { train: { num_epochs: 3, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { slow_update_samples: 4 }, skillboard },
     targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
     optimizer: { ...model, concurrency: 4 },
-  });
+  };
+  const estimate = await estimateOptimization(t.db, input, await validateOptimization(t.db, input));
+  const optimization = await createOptimizationFor(t.db, input);
   const { record } = await executeOptimization(t.db, optimization.id, { log: () => {} });
   expect(record.status).toBe("completed");
   const stages = await listOptimizationSteps(t.db, optimization.id);
   const gated = stages.filter((stage) => stage.gateJson).map((stage) => ({ key: stage.key, action: stage.action, gate: JSON.parse(stage.gateJson!) as StageGate }));
   const calls = (await listOptimizerCalls(t.db, optimization.id)).map((call) => ({ key: call.key, system: call.system, user: call.user }));
   const runs = (await listOptimizationRuns(t.db, optimization.id)).map((run) => run.key);
-  return { stages, gated, calls, runs };
+  const spend = await measureOptimizationSpend(t.db, optimization.id);
+  expect(spend.targetCalls).toBeLessThanOrEqual(estimate.target_calls.max);
+  return { stages, gated, calls, runs, estimate, valItems: estimate.val_items };
 }
 
 it("records why a step after an inherited score has no statistics, and measures it when asked, with the same decisions", async () => {
@@ -74,6 +79,9 @@ it("records why a step after an inherited score has no statistics, and measures 
   const extra = measured.runs.filter((key) => key.endsWith("/selection/current"));
   expect(extra).toContain("step:0003/selection/current");
   expect(new Set(extra).size).toBe(extra.length);
+
+  // The estimate counts the extra val runs: one per later epoch at most.
+  expect(measured.estimate.target_calls.max - seed.estimate.target_calls.max).toBe(2 * measured.valItems);
 
   // Only what is recorded beside the loop changed: the same prompts, the same other rollouts, the same decisions.
   expect(measured.calls).toEqual(seed.calls);
