@@ -1,8 +1,8 @@
 import type { NextConfig } from "next";
 import { NO_CONTENT_POLICY, securityHeaders } from "./lib/auth/security-headers";
 
-// The proxy (proxy.ts) sets the security headers on every response it sees; these two routes bypass it.
-const UNPROXIED_ROUTES = ["/api/datasets", "/api/runs/import"];
+// The proxy (proxy.ts) sets the security headers on every response it sees; these three routes bypass it.
+const UNPROXIED_ROUTES = ["/api/datasets", "/api/runs/import", "/api/optimizations/import"];
 
 const nextConfig: NextConfig = {
   experimental: {

@@ -62,8 +62,8 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Every path but two: the dataset upload and results import routes, which apply the same rules themselves
+  // Every path but three: the dataset upload, results import and SkillOpt zip import routes, which apply the same rules themselves
   // (lib/auth/guard-request.ts) because through the proxy Next would buffer their bodies (up to 200 MB) in memory;
   // next.config.ts gives them the security headers. Route handlers never run server actions.
-  matcher: ["/((?!api/datasets$|api/runs/import$).*)"],
+  matcher: ["/((?!api/datasets$|api/runs/import$|api/optimizations/import$).*)"],
 };

@@ -23,6 +23,9 @@ export const DEMO_OPTIMIZATION = {
     train: { num_epochs: 3, train_size: 0, batch_size: 10 },
     gradient: { minibatch_size: 2, merge_batch_size: 2 },
     optimizer: { learning_rate: 2, min_learning_rate: 1, slow_update_samples: 6 },
+    // The steps after a slow update start from a skill that inherited its score: rolled out on val for the gate's
+    // statistics, so every step page of the demo shows fixed / broken, the McNemar p-value and the interval.
+    skillboard: { measure_inherited: true },
   },
 } as const;
 

@@ -27,6 +27,10 @@ export interface StageGate {
   significant?: boolean;
   approval?: string;
   statistics?: { fixed: number; broken: number; p_value: number; difference: { mean: number; low: number; high: number } } | null;
+  /** Why there are no statistics (the current skill inherited its score and was not rolled out on val). */
+  statistics_note?: string;
+  /** The current skill's own val score, measured for the statistics when it had inherited its score. */
+  current_val?: { hard: number; soft: number; key: string };
   proposed?: StageGate;
 }
 

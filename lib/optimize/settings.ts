@@ -126,6 +126,9 @@ const Skillboard = z.strictObject({
   gate: z.enum(["strict", "mcnemar", "none"]).default("strict"),
   alpha: z.number().gt(0).lt(1).default(0.05),
   approval: z.enum(["auto", "manual"]).default("auto"),
+  // Rolls the current skill out on val when its score was inherited (a slow update's placeholder or force-accept), so
+  // the gate's paired statistics have both sides: one extra val run per inherited skill. Implied by the McNemar gate.
+  measure_inherited: z.boolean().default(false),
 });
 
 function isSplitRatio(text: string): boolean {

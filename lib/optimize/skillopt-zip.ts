@@ -32,8 +32,11 @@ export class SkillOptZipError extends Error {
   }
 }
 
-/** Imports the zip's SkillOpt directory; the skill is named `name`, or after the zip file without ".zip". */
-export async function importSkillOptZip(db: Db, zip: Buffer, zipName: string, options: { name?: string; limits?: ZipLimits } = {}): Promise<ImportedOptimization> {
+/**
+ * Imports the zip's SkillOpt directory; the skill is named `name`, or after the zip file without ".zip". The zip is in
+ * memory or, for a large upload streamed to disk (POST /api/optimizations/import), a file read where it lies.
+ */
+export async function importSkillOptZip(db: Db, zip: Buffer | { path: string }, zipName: string, options: { name?: string; limits?: ZipLimits } = {}): Promise<ImportedOptimization> {
   const dir = mkdtempSync(join(tmpdir(), "skillboard-skillopt-zip-"));
   try {
     await unpack(zip, zipName, dir, options.limits ?? ZIP_LIMITS);
@@ -58,10 +61,11 @@ function outputRoot(dir: string, zipName: string): string {
   throw new SkillOptZipError(zipName, "no history.json at its top or in its only folder: not a zip of a SkillOpt output directory");
 }
 
-async function unpack(zip: Buffer, zipName: string, dir: string, limits: ZipLimits): Promise<void> {
+async function unpack(zip: Buffer | { path: string }, zipName: string, dir: string, limits: ZipLimits): Promise<void> {
   let file: yauzl.ZipFile;
+  const options = { lazyEntries: true, validateEntrySizes: true, decodeStrings: true };
   try {
-    file = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true });
+    file = Buffer.isBuffer(zip) ? await yauzl.fromBufferPromise(zip, options) : await yauzl.openPromise(zip.path, { ...options, autoClose: false });
   } catch (error) {
     throw new SkillOptZipError(zipName, `not a readable zip file (${(error as Error).message})`);
   }

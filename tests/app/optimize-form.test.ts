@@ -55,6 +55,10 @@ describe("optimizationInputFromForm", () => {
     expect(JSON.stringify(result.input)).not.toContain("sk-form-test");
     const again = await optimizationInputFromForm(t.db, form({}), ENV);
     expect(again.ok && again.input.trainDatasetId).toBe(split!.parts.train.datasetId);
+    // The seed's rollouts unless asked: measuring inherited val scores is a deviation, off by default.
+    expect(again.ok && again.input.settings).toMatchObject({ skillboard: { measure_inherited: false } });
+    const measured = await optimizationInputFromForm(t.db, form({ measureInherited: "on" }), ENV);
+    expect(measured.ok && measured.input.settings).toMatchObject({ skillboard: { gate: "strict", measure_inherited: true } });
     expect(await listDatasetSplitsOf(t.db, datasetId)).toHaveLength(1);
     await expect(validateOptimization(t.db, result.input)).resolves.toBeDefined();
   });

@@ -140,6 +140,13 @@ describe("optimisation pages (browser)", () => {
     await page.keyboard.press("k");
     await page.waitForURL((url) => decodeURIComponent(url.pathname).endsWith(`/steps/${withEdits.key}`), { timeout: 10_000 });
 
+    // A step of epoch 2 starts from epoch 1's slow-update placeholder, which inherited its score (the seed never puts it
+    // on val): its gate panel says why there are no paired statistics instead of a dash.
+    const inherited = stages.find((stage) => stage.kind === "step" && stage.epoch === 2 && stage.gateJson && JSON.parse(stage.gateJson).statistics === null)!;
+    expect(inherited).toBeDefined();
+    await page.goto(`${app.baseURL}/optimize/${id}/steps/${encodeURIComponent(inherited.key)}`);
+    await expect(page.getByTestId("fixed-broken").innerText()).resolves.toBe("not measured: the slow update's placeholder inherited the score (the seed does not validate it again)");
+
     // The list shows it, and the best version's skill page says where it came from.
     await page.goto(`${app.baseURL}/optimize`);
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: `#${id}`, exact: true }) });

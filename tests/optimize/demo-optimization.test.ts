@@ -57,6 +57,12 @@ it("seeds the recorded optimisation of the demo skill on a split of the demo dat
   expect(stages.filter((stage) => stage.kind === "step")).toHaveLength(6);
   expect(stages.some((stage) => stage.action === "accept_new_best")).toBe(true);
   expect(stages.some((stage) => stage.action === "reject")).toBe(true);
+  // Every gated step has its paired statistics, the steps after epoch 1's placeholder (which inherited its score) too.
+  for (const stage of stages.filter((s) => s.kind === "step")) {
+    const gate = JSON.parse(stage.gateJson!) as { statistics: { fixed: number; broken: number; p_value: number; difference: { low: number; high: number } } | null; current_val?: { key: string } };
+    expect(gate.statistics, stage.key).toMatchObject({ fixed: expect.any(Number), broken: expect.any(Number), p_value: expect.any(Number), difference: { low: expect.any(Number), high: expect.any(Number) } });
+    if (stage.epoch === 2) expect(gate.current_val?.key, stage.key).toBe("step:0003/selection/current");
+  }
   const accepted = stages.find((stage) => stage.action === "accept_new_best")!;
   const edits = await listOptimizationEdits(t.db, accepted.id);
   expect(edits.length).toBeGreaterThan(0);

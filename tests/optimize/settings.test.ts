@@ -39,7 +39,7 @@ describe("optimisation settings", () => {
     }
     const model = golden.intended.model!;
     expect(settings.model).toEqual({ optimizer: model.optimizer, target: model.target, reasoning_effort: model.reasoning_effort });
-    expect(settings.skillboard).toEqual({ gate: "strict", alpha: 0.05, approval: "auto" });
+    expect(settings.skillboard).toEqual({ gate: "strict", alpha: 0.05, approval: "auto", measure_inherited: false });
   });
 
   it("fills in the rest around partial input, and the paper preset turns on the slow-update gate", () => {

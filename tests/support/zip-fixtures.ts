@@ -21,6 +21,8 @@ with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr(spec["prefix"] + name, text)
     for name, text in spec["extra"].items():
         z.writestr(name, text)
+    for name, size in spec["random"].items():
+        z.writestr(name, os.urandom(size))
 sys.stdout.buffer.write(buf.getvalue())
 `;
 
@@ -33,10 +35,12 @@ export interface ZipSpec {
   replace?: Record<string, string>;
   /** More entries, at these exact names. */
   extra?: Record<string, string>;
+  /** Entries of this many random bytes (they do not compress: a zip over a size limit). */
+  random?: Record<string, number>;
 }
 
 export function makeZip(spec: ZipSpec): Buffer {
-  const input = JSON.stringify({ dir: spec.dir ?? null, prefix: spec.prefix ?? "", replace: spec.replace ?? {}, extra: spec.extra ?? {} });
+  const input = JSON.stringify({ dir: spec.dir ?? null, prefix: spec.prefix ?? "", replace: spec.replace ?? {}, extra: spec.extra ?? {}, random: spec.random ?? {} });
   const result = spawnSync("python3", ["-c", SCRIPT], { input, maxBuffer: 64 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`python3 zipfile failed: ${result.stderr.toString()}`);
   return result.stdout;

@@ -47,7 +47,7 @@ const LABELS = {
   epochs: "Epochs", batchSize: "Batch size", accumulation: "Accumulation", minibatchSize: "Minibatch size", mergeBatchSize: "Merge batch size",
   learningRate: "Learning rate", minLearningRate: "Min learning rate", lrScheduler: "LR schedule", failureOnly: "Failures only",
   slowUpdate: "Slow update", slowUpdateSamples: "Slow-update samples", slowUpdateGate: "Gate the slow update", metaSkill: "Meta skill", seed: "Seed",
-  gate: "Gate", alpha: "Alpha", approval: "Approval", maxTargetCalls: "Max target calls", maxOptimizerTokens: "Max optimizer tokens", maxWallS: "Max wall time",
+  gate: "Gate", alpha: "Alpha", measureInherited: "Measure inherited val scores", approval: "Approval", maxTargetCalls: "Max target calls", maxOptimizerTokens: "Max optimizer tokens", maxWallS: "Max wall time",
 } as const;
 export type OptimizationField = keyof typeof LABELS;
 export type OptimizationFormFailure = ActionFailure<OptimizationField>;
@@ -105,6 +105,7 @@ const FormSchema = z.object({
   gate: z.enum(["strict", "mcnemar", "none"], { error: "Choose a gate: strict, mcnemar or none" }),
   // Disabled (so not posted) unless the gate is McNemar: then the seed's default level.
   alpha: numberField("alpha", true).transform((value) => value ?? 0.05),
+  measureInherited: checkbox,
   approval: z.enum(["auto", "manual"], { error: "Choose automatic or manual approval" }),
   maxTargetCalls: numberField("maxTargetCalls", true),
   maxOptimizerTokens: numberField("maxOptimizerTokens", true),
@@ -146,7 +147,7 @@ function settingsOf(form: Form) {
       slow_update_samples: form.slowUpdateSamples, slow_update_gate_with_selection: form.slowUpdateGate, use_meta_skill: form.metaSkill,
     },
     evaluation: { use_gate: form.gate !== "none" },
-    skillboard: { gate: form.gate, alpha: form.alpha, approval: form.approval },
+    skillboard: { gate: form.gate, alpha: form.alpha, approval: form.approval, measure_inherited: form.measureInherited },
   };
 }
 

@@ -187,6 +187,10 @@ export function NewOptimizationForm({ datasets, versions, backends, defaults, pr
             </select>
           </FormField>
           <NumberField idPrefix="opt" name="alpha" label="Alpha" defaultValue="0.05" error={errors.alpha} disabled={gate !== "mcnemar"} hint="For the McNemar gate" />
+          <label className={styles.inline} title="Deviation from the seed: one extra val run of a skill that inherited its score from a slow update, so every step has fixed / broken and the McNemar p-value (always on with the McNemar gate)">
+            <input type="checkbox" name="measureInherited" />
+            Measure inherited val scores
+          </label>
           <FormField id="opt-approval" label="Approval" error={errors.approval} hint="Manual: a candidate the gate accepts waits for your decision">
             <select id="opt-approval" name="approval" defaultValue="auto" {...describedBy("opt-approval", errors.approval, true)}>
               <option value="auto">automatic (seed)</option>

@@ -35,8 +35,11 @@ export async function estimateOptimization(db: Db, input: CreateOptimizationForI
   const laterEpochs = Math.max(epochs - 1, 0);
   const longitudinal = optimizer.use_slow_update || optimizer.use_meta_skill ? laterEpochs * 2 * samples : 0;
   const slowGate = optimizer.use_slow_update && optimizer.slow_update_gate_with_selection ? laterEpochs * valN : 0;
+  // A slow update's skill inherits its score; measured on val once for the gate's statistics when asked (or McNemar).
+  const measured = settings.skillboard.measure_inherited || settings.skillboard.gate === "mcnemar";
+  const inheritedVal = optimizer.use_slow_update && measured ? laterEpochs * valN : 0;
   const minItems = trainRollouts + valN + longitudinal + (testN > 0 ? 2 * testN : 0);
-  const maxItems = trainRollouts + valN * (1 + steps) + longitudinal + slowGate + (testN > 0 ? valN + 3 * testN : 0);
+  const maxItems = trainRollouts + valN * (1 + steps) + longitudinal + slowGate + inheritedVal + (testN > 0 ? valN + 3 * testN : 0);
   const turns = targetConfig.settings.maxTurns;
 
   // Per batch: at most ceil(B/M) failure minibatches plus one for a mixed split; merges bounded by patches - 1 per tree.

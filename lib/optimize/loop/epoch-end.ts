@@ -9,7 +9,7 @@ import { buildMetaSkillRequest } from "../prompts/meta-skill";
 import { buildSlowUpdateRequest } from "../prompts/slow-update";
 import { pyShuffled } from "../py-random";
 import { extractSlowUpdateField, injectEmptySlowUpdateField, replaceSlowUpdateField } from "../slow-update-field";
-import { decideGate, gateRecord, valScore } from "./evaluate";
+import { currentPairing, decideGate, gateRecord, valScore } from "./evaluate";
 import { metaSkillKey, slowUpdateKey } from "./keys";
 import { parseMetaSkillReply, parseSlowUpdateReply } from "./replies";
 import { stateSummary, type LoopContext, type LoopState } from "./state";
@@ -115,7 +115,8 @@ export async function runSlowUpdate(ctx: LoopContext, state: LoopState, epoch: n
       const candidate = await valScore(ctx, state, candidateSkill, `${key}/selection`, origin);
       const before = state.currentScore;
       // Upstream gates the slow update with evaluate_gate even when use_gate is off.
-      const decision = decideGate({ ...ctx, settings: { ...settings, evaluation: { ...settings.evaluation, use_gate: true }, skillboard: { ...settings.skillboard, gate: settings.skillboard.gate === "none" ? "strict" : settings.skillboard.gate } } }, state, candidateSkill, candidate, state.globalStep);
+      const pairing = await currentPairing(ctx, state, key);
+      const decision = decideGate({ ...ctx, settings: { ...settings, evaluation: { ...settings.evaluation, use_gate: true }, skillboard: { ...settings.skillboard, gate: settings.skillboard.gate === "none" ? "strict" : settings.skillboard.gate } } }, state, candidateSkill, candidate, state.globalStep, pairing);
       Object.assign(state, { currentSkill: decision.result.currentSkill, currentScore: decision.result.currentScore, bestSkill: decision.result.bestSkill, bestScore: decision.result.bestScore, bestStep: decision.result.bestStep });
       if (decision.result.action === "accept" || decision.result.action === "accept_new_best") state.currentOrigin = `slow_update_epoch_${pad2(epoch)}`;
       if (decision.result.action === "accept_new_best") state.bestOrigin = state.currentOrigin;

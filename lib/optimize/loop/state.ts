@@ -49,6 +49,8 @@ export interface LoopState {
   /** skills/skill_vNNNN.md as upstream writes (and overwrites) them. */
   savedSkills: Map<number, string>;
   selCache: Map<string, ValScore>;
+  /** Skillboard's own val runs of skills whose score was inherited (`measure_inherited`), by skill hash; never read by the gate's scores. */
+  pairedCache: Map<string, ValScore & { key: string }>;
   stepBuffer: StepBufferEntry[];
   scheduler: EditBudgetScheduler;
   /** meta_skill/epoch_NN/meta_skill_result.json's content, by epoch. */
@@ -69,6 +71,7 @@ export function newLoopState(ctx: Pick<LoopContext, "initialSkill" | "settings" 
     history: [],
     savedSkills: new Map([[0, ctx.initialSkill]]),
     selCache: new Map(),
+    pairedCache: new Map(),
     stepBuffer: [],
     scheduler: new EditBudgetScheduler({
       mode: optimizer.lr_scheduler,

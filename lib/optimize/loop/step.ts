@@ -15,7 +15,7 @@ import { UpstreamCrashError } from "../py-values";
 import { payloadEdits, rankAndSelect } from "../ranking";
 import { LoopPaused, type StageEdit, type StageRecord } from "./io";
 import { mergeCallKey, rankingCallKey, stepKey } from "./keys";
-import { decideGate, gateRecord, valScore, type GateDecision } from "./evaluate";
+import { currentPairing, decideGate, gateRecord, valScore, type GateDecision } from "./evaluate";
 import { reflectBatch, type BatchReflection } from "./reflect";
 import { isFailure, stateSummary, type LoopContext, type LoopState } from "./state";
 
@@ -146,7 +146,8 @@ export async function runStep(ctx: LoopContext, state: LoopState, input: StepInp
     ...base, candidateSkill, parentSkill: state.currentSkill, editBudget, record, edits,
     currentSkill: state.currentSkill, bestSkill: state.bestSkill, state: stateSummary(state),
   };
-  let decision = decideGate(ctx, state, candidateSkill, candidate, input.globalStep);
+  const pairing = await currentPairing(ctx, state, key);
+  let decision = decideGate(ctx, state, candidateSkill, candidate, input.globalStep, pairing);
   let gate: Record<string, unknown> = gateRecord(decision, candidate, scoreBefore);
   let decidedSkill = candidateSkill;
 
@@ -163,7 +164,7 @@ export async function runStep(ctx: LoopContext, state: LoopState, input: StepInp
       // A candidate changed by a person is scored and gated again; the gate's answer stands.
       decidedSkill = approval.skill;
       const edited = await valScore(ctx, state, decidedSkill, `${key}/selection/edited`, origin);
-      decision = decideGate(ctx, state, decidedSkill, edited, input.globalStep);
+      decision = decideGate(ctx, state, decidedSkill, edited, input.globalStep, pairing);
       gate = { ...gateRecord(decision, edited, scoreBefore), approval: "edited", proposed: gate };
       Object.assign(record, { selection_hard: edited.hard, selection_soft: edited.soft, candidate_hash: skillHash(decidedSkill) });
     } else {

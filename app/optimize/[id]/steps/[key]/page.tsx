@@ -146,6 +146,9 @@ function GatePanel({ gate, action, approval, record, currentVal, candidateVal }:
 }) {
   const stats = gate?.statistics ?? null;
   const accepted = isAcceptedAction(action);
+  // No statistics: the recorded reason (a skill that inherited its score has no val results to pair), else a dash.
+  const note = gate?.statistics_note;
+  const unmeasured = note ? "not measured" : "–";
   const rule = gate?.rule === "mcnemar" ? "McNemar's one-sided exact test on the changed val items (a deviation from the seed)" : gate?.rule === "none" ? "no gate: every candidate is accepted (a deviation from the seed)" : gate?.rule === "strict" ? "the seed's rule: the candidate's val score must be strictly higher than the current one's" : null;
   return (
     <section className={`card ${styles.card}`} aria-labelledby="gate-heading">
@@ -153,13 +156,14 @@ function GatePanel({ gate, action, approval, record, currentVal, candidateVal }:
       <dl className={styles.gate}>
         <div><dt>Val: current</dt><dd>{formatScore(gate?.score_before ?? record.current_score)}</dd></div>
         <div><dt>Val: candidate</dt><dd>{formatScore(gate?.candidate_score ?? record.selection_hard)}</dd></div>
-        <div><dt>Fixed / broken on val</dt><dd data-testid="fixed-broken">{stats ? `+${stats.fixed} / −${stats.broken}` : "–"}</dd></div>
-        <div><dt>McNemar p</dt><dd>{stats ? formatPValue(stats.p_value) : "–"}</dd></div>
-        <div><dt>Difference (95% bootstrap)</dt><dd>{stats ? <>{formatSigned(stats.difference.mean)} {formatInterval(stats.difference)}</> : "–"}</dd></div>
+        <div><dt>Fixed / broken on val</dt><dd data-testid="fixed-broken">{stats ? `+${stats.fixed} / −${stats.broken}` : note ?? "–"}</dd></div>
+        <div><dt>McNemar p</dt><dd>{stats ? formatPValue(stats.p_value) : unmeasured}</dd></div>
+        <div><dt>Difference (95% bootstrap)</dt><dd>{stats ? <>{formatSigned(stats.difference.mean)} {formatInterval(stats.difference)}</> : unmeasured}</dd></div>
         <div><dt>Decision</dt><dd data-testid="gate-decision" className={accepted ? styles.accepted : action === "reject" ? styles.rejected : undefined}>{(action ?? "–").replaceAll("_", " ")}</dd></div>
         <div><dt>Approval</dt><dd>{approval ?? "automatic"}</dd></div>
         <div><dt>Edit budget</dt><dd>{record.edit_budget ?? "–"}</dd></div>
       </dl>
+      {gate?.current_val ? <p className="muted">The current skill inherited its val score {formatScore(gate.score_before)} from a slow update; it was rolled out on val for the statistics only and scored {formatScore(gate.current_val.hard)} there.</p> : null}
       {rule ? <p className="muted">Rule: {rule}{gate?.significant !== undefined ? `; significant: ${gate.significant ? "yes" : "no"}` : ""}.</p> : null}
       {currentVal && candidateVal && currentVal.runId !== candidateVal.runId ? (
         <p><Link href={compareHref({ runIds: [currentVal.runId, candidateVal.runId] })}>Compare the two val runs side by side</Link> (run #{currentVal.runId} → #{candidateVal.runId})</p>
