@@ -40,7 +40,7 @@ describe("the guard", () => {
   });
 
   it("wraps every exported server action", async () => {
-    expect(actionFiles).toEqual(["_home/actions.ts", "optimize/actions.ts", "optimize/import-actions.ts", "runs/actions.ts", "skills/actions.ts"]);
+    expect(actionFiles).toEqual(["_home/actions.ts", "optimize/actions.ts", "runs/actions.ts", "skills/actions.ts"]);
     for (const file of actionFiles) {
       const exported = (await import(join(APP_DIR, file))) as Record<string, unknown>;
       expect(Object.keys(exported).length, file).toBeGreaterThan(0);
