@@ -1,5 +1,5 @@
 import {
-  claimRun, countRunResults, dataDirectory, finishRun, getDataset, getLastSeq, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
+  claimRun, countRunResults, dataDirectory, finishRun, getDataset, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
   mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
@@ -64,12 +64,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     const gate = backend === "agent" || options.model ? undefined : requestGateForRun(run.config);
     const model = baseModel && settings.cache ? cachedChatModel(db, baseModel, { runId, baseURL: run.config.model.baseURL }) : baseModel;
     // Trials after the first are there to sample the model again: they never take a reply from the cache.
-    writer = new ResultWriter(
-      db,
-      runId,
-      { lastSeq: await getLastSeq(db, runId), sums: { em: run.emSum, f1: run.f1Sum, subEm: run.subEmSum } },
-      options.writer,
-    );
+    writer = new ResultWriter(db, runId, options.writer);
     const activeWriter = writer;
     heartbeat = setInterval(() => {
       void activeWriter.flush().catch(() => undefined);
