@@ -27,10 +27,10 @@ afterEach(async () => {
   await t.close();
 });
 
-function startWorker(name: string, concurrency: number): ChildProcess {
+function startWorker(name: string, concurrency: number, options: { ttlS?: number } = {}): ChildProcess {
   const child = spawnCli(["worker", "--concurrency", String(concurrency), "--name", name], {
     databaseUrl: t.url,
-    env: { SKILLBOARD_WORKER_TTL_S: String(TTL_S) },
+    env: { SKILLBOARD_WORKER_TTL_S: String(options.ttlS ?? TTL_S) },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -128,6 +128,21 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run shared by worker processes o
     await watchRun(runId, CONCURRENCY, (run) => run.status === "completed", 100_000);
     await expectRowsAreTheTruth(runId, ITEMS);
   }, 150_000);
+
+  it("gives a stopped worker's chunks back at once: SIGTERM lets its items in flight finish and the others complete the run", async () => {
+    server.setOptions({ latencyMs: 20 });
+    const runId = await detachedRun(3_000, 40);
+    const stopped = startWorker("w1", 20, { ttlS: 120 });
+    startWorker("w2", 20, { ttlS: 120 });
+    await watchRun(runId, 40, (run) => run.nDone >= 600, 60_000);
+    const since = Date.now();
+    expect(await stopWorker(stopped)).toBe(0);
+    // Nothing waits for the TTL (2 minutes here): its unfinished chunks went back as it stopped.
+    await watchRun(runId, 40, (run) => run.status === "completed", 60_000);
+    expect(Date.now() - since).toBeLessThan(60_000);
+    await expectRowsAreTheTruth(runId, 3_000);
+    expect((stopped as ChildProcess & { log(): string }).log()).toMatch(/stopping \(SIGTERM\)/);
+  }, 90_000);
 
   it("stops every worker's items within a few seconds of a cancel from the dashboard", async () => {
     server.setOptions({ latencyMs: 300 });
