@@ -1,4 +1,4 @@
-import { ensureRunChunks, joinQueueRun, listQueueRuns, newWorkerId, queueWorkerIdentity, type Db } from "../db";
+import { ensureRunChunks, joinQueueRun, leaveQueueRun, listQueueRuns, newWorkerId, queueWorkerIdentity, type Db } from "../db";
 import { openRunQueue, type RunQueue } from "../db/run-queue";
 import type { ChatModel } from "../model/types";
 import type { ItemResult } from "../runs/types";
@@ -56,7 +56,11 @@ export function startQueueWorker(options: QueueWorkerOptions): RunWorker & { rea
         if (slots === 0) continue;
         log(`run ${run.id}: taking part with ${slots} of its ${settings.concurrency} slots`);
         const done = takePartInRun({ db, queue: q, worker: identity, runId: run.id, slots, drain: drain.signal, drainMs: options.drainMs, model: options.model, dataDir: options.dataDir, log, onResult: options.onResult })
-          .catch((error: unknown) => log(`run ${run.id}: ${(error as Error).message}`))
+          .catch(async (error: unknown) => {
+            log(`run ${run.id}: ${(error as Error).message}`);
+            // It could not even start (an agent missing on this machine…): its slots are for the other workers.
+            await leaveQueueRun(db, run.id, identity.id).catch(() => undefined);
+          })
           .finally(() => {
             active.delete(run.id);
             poller.schedule(0);

@@ -24,11 +24,16 @@ export interface WorkerLimits {
   name?: string;
 }
 
-/** The limits set in the environment (SKILLBOARD_MAX_PARALLEL_RUNS, default 4; …_OPTIMIZATIONS, default 1). */
-export function workerLimitsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Required<Pick<WorkerLimits, "maxParallelRuns" | "maxParallelOptimizations">> {
+/**
+ * The limits set in the environment (SKILLBOARD_MAX_PARALLEL_RUNS, default 4; …_OPTIMIZATIONS, default 1; on
+ * PostgreSQL SKILLBOARD_WORKER_CONCURRENCY, default 256, which `worker --concurrency` overrides).
+ */
+export function workerLimitsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): WorkerLimits & Required<Pick<WorkerLimits, "maxParallelRuns" | "maxParallelOptimizations">> {
+  const concurrency = Number(env.SKILLBOARD_WORKER_CONCURRENCY);
   return {
     maxParallelRuns: Number(env.SKILLBOARD_MAX_PARALLEL_RUNS ?? 4) || 4,
     maxParallelOptimizations: Number(env.SKILLBOARD_MAX_PARALLEL_OPTIMIZATIONS ?? 1) || 1,
+    ...(Number.isInteger(concurrency) && concurrency > 0 ? { concurrency } : {}),
   };
 }
 
