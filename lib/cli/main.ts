@@ -37,7 +37,8 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
       [--concurrency N] [--max-turns K] [--limit N | --sample N --seed S] [--exec-timeout S]
       [--task-timeout S] [--max-retries N] [--max-completion-tokens N] [--temperature T]
       [--diagnostic-instruction TEXT] [--adaptive-concurrency [--concurrency-floor N]] [--rpm N] [--tpm N] [--cache]
-      [--trials K] [--name NAME] [--resume RUN_ID]
+      [--trials K] [--name NAME] [--resume RUN_ID] [--detach]
+                                          --detach: queue it for the workers, print {"run_id": ID} and return
   optimize start --train FILE|ID --val FILE|ID [--test FILE|ID] --skill FILE|ID [run's model options]
       [--optimizer-backend openai|azure] [--optimizer-model M] [--optimizer-base-url URL] [--optimizer-concurrency N]
       [--epochs N] [--batch-size N] [--accumulation N] [--minibatch-size N] [--merge-batch-size N]
@@ -52,7 +53,8 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
   export RUN_ID --format csv|jsonl|seed
   import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
                                           a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id
-  worker [--name NAME]                    execute queued runs and optimisations until stopped (what the dashboard starts)`;
+  worker [--concurrency N] [--name NAME]  execute queued runs and optimisations until stopped (what the dashboard
+                                          starts); on PostgreSQL any number share every run, on any machines`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;

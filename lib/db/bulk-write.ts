@@ -51,13 +51,13 @@ export async function bulkTransaction(db: Db, work: (write: BulkWrite) => void):
   );
 }
 
-function insertSql(table: string, columns: readonly string[], rowCount: number): string {
+export function insertSql(table: string, columns: readonly string[], rowCount: number): string {
   const row = `(${columns.map(() => "?").join(", ")})`;
   return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${Array.from({ length: rowCount }, () => row).join(", ")}`;
 }
 
 /** `?` → `$1`, `$2`, … (our bulk SQL has no `?` inside a literal). */
-function numberedPlaceholders(sql: string): string {
+export function numberedPlaceholders(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 }

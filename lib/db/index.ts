@@ -24,3 +24,5 @@ export * from "./pending-items";
 export * from "./response-cache";
 export * from "./optimization-views";
 export * from "./optimization-usage";
+export * from "./run-queue-store";
+export * from "./stored-results";

@@ -61,3 +61,25 @@ async function* iteratePendingTrial(
 export function countRunResults(db: Db, runId: number): Promise<number> {
   return db.runResult.count({ where: { runId } });
 }
+
+/**
+ * The items at these ordinals of the dataset that the run has no result for in `trial` yet, in dataset order: a chunk
+ * of the queue (run-queue.ts) as a worker takes it, so a chunk delivered again skips what is stored.
+ */
+export async function loadPendingChunk(
+  db: Db,
+  input: { datasetId: number; runId: number; trial: number; ordinals: readonly number[] },
+): Promise<(StoredDatasetItem & { trial: number })[]> {
+  const { datasetId, runId, trial } = input;
+  const pending: (StoredDatasetItem & { trial: number })[] = [];
+  for (let start = 0; start < input.ordinals.length; start += IDS_PER_QUERY) {
+    const rows = await db.datasetItem.findMany({
+      where: { datasetId, ordinal: { in: input.ordinals.slice(start, start + IDS_PER_QUERY) as number[] } },
+      orderBy: { ordinal: "asc" },
+    });
+    const done = await db.runResult.findMany({ where: { runId, trial, itemId: { in: rows.map((row) => row.externalId) } }, select: { itemId: true } });
+    const doneIds = new Set(done.map((row) => row.itemId));
+    for (const row of rows) if (!doneIds.has(row.externalId)) pending.push({ ...toStoredDatasetItem(row), trial });
+  }
+  return pending;
+}

@@ -27,8 +27,51 @@ export function openPostgresDatabase(url: string): Db {
   };
   const db = new PrismaClient({ adapter: factory }) as unknown as Db;
   registerEngine(db, "postgresql");
+  pools.set(db, { pool, url, migrated: () => (migrated ??= applyPostgresMigrations(url)) });
   return db;
 }
+
+const pools = ((globalThis as unknown as { __skillboardPgPools?: WeakMap<object, PoolEntry> }).__skillboardPgPools ??= new WeakMap());
+interface PoolEntry {
+  pool: pg.Pool;
+  url: string;
+  migrated: () => Promise<unknown>;
+}
+
+/** The database URL of a PostgreSQL client (the queue opens its own connections to the same database). */
+export function postgresUrlOf(db: Db): string {
+  return poolOf(db).url;
+}
+
+function poolOf(db: Db): PoolEntry {
+  const entry = pools.get(db);
+  if (!entry) throw new Error("not a PostgreSQL client opened by openDatabase");
+  return entry;
+}
+
+/**
+ * A transaction on the client's own pool that does NOT take the global transaction lock: for the writes several
+ * worker processes make at once (results of one run, its workers' shares), which lock what they need themselves (the
+ * run's row, FOR UPDATE), so runs do not wait for each other. SQL with `$1…` placeholders.
+ */
+export async function pgTransaction<T>(db: Db, work: (query: PgQuery) => Promise<T>): Promise<T> {
+  const entry = poolOf(db);
+  await entry.migrated();
+  const client = await entry.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(async (sql, values = []) => (await client.query(sql, values as unknown[])).rows);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export type PgQuery = (sql: string, values?: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
  * Every transaction takes one advisory lock when it begins (held to its end), so transactions run one at a time as on

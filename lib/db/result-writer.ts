@@ -1,8 +1,9 @@
+import { hostname } from "node:os";
 import type { ItemExecRecord, ItemResult } from "../runs/types";
 import { redactSecrets } from "../text/redact-secrets";
 import type { Db } from "./client";
-import { bulkTransaction } from "./bulk-write";
 import { sqliteDateTime, type SqlValue } from "./sqlite-transaction";
+import { storeResults } from "./stored-results";
 
 export interface ResultWriterOptions {
   /** Flush when this many results are waiting… */
@@ -15,43 +16,47 @@ export interface ResultWriterOptions {
  * Writes finished items in batches: result rows, their conversations and the run's counters in one
  * transaction, so the stored counters always agree with the stored rows and one fsync serves many items.
  * Flushes run one at a time, in order.
+ *
+ * Several writers may store results of one run at once (PostgreSQL's queue: worker processes on other machines), so
+ * the order of completion (`seq`) and the running sums (cumEm…) are not kept here but read inside the write
+ * transaction from the run's row, locked first (stored-results.ts): each batch continues what is stored, whoever
+ * stored it, and the live curve stays a function of the items completed. An item that already has a result (a chunk
+ * delivered again after its worker was presumed dead) is skipped, not stored twice, and not counted.
  */
 export class ResultWriter {
-  private buffer: SequencedResult[] = [];
+  private buffer: ItemResult[] = [];
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
-  private nextSeq: number;
-  private sums: RunningSums;
-  private gauges: { inFlight: number; retryingNow: number; rateLimitedNow: number; concurrencyLimitNow: number | null } = { inFlight: 0, retryingNow: 0, rateLimitedNow: 0, concurrencyLimitNow: null };
+  /** null: this writer does not own the run's gauges (the queue's workers sum theirs instead: run-queue-store.ts). */
+  private gauges: RunGauges | null = { inFlight: 0, retryingNow: 0, rateLimitedNow: 0, concurrencyLimitNow: null };
   private readonly maxBatch: number;
   private readonly maxDelayMs: number;
+  private readonly origin: ResultOrigin;
+  /** Results stored, and results skipped because the item had one already. */
+  readonly counts = { written: 0, skipped: 0 };
 
-  /** `start`: the run's highest stored seq and its stored sums, so new rows continue both. */
   constructor(
     private readonly db: Db,
     private readonly runId: number,
-    start: { lastSeq: number; sums: RunningSums },
-    options: ResultWriterOptions = {},
+    options: ResultWriterOptions & { ownsGauges?: boolean; origin?: Partial<ResultOrigin> } = {},
   ) {
-    this.nextSeq = start.lastSeq + 1;
-    this.sums = { ...start.sums };
+    this.origin = { host: options.origin?.host ?? hostname(), worker: options.origin?.worker ?? null };
     this.maxBatch = options.maxBatch ?? 200;
     this.maxDelayMs = options.maxDelayMs ?? 100;
+    if (options.ownsGauges === false) this.gauges = null;
   }
 
-  /** Queues a finished item; returns its order of completion. */
-  push(result: ItemResult): number {
+  /** Queues a finished item. */
+  push(result: ItemResult): void {
     if (this.failure) throw this.failure;
-    const seq = this.nextSeq++;
-    this.sums = { em: this.sums.em + result.em, f1: this.sums.f1 + result.f1, subEm: this.sums.subEm + result.subEm };
-    this.buffer.push({ ...result, seq, cum: this.sums });
+    this.buffer.push(result);
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
-    return seq;
   }
 
   setGauges(gauges: { inFlight: number; retrying: number; rateLimited: number; concurrencyLimit?: number | null }): void {
+    if (!this.gauges) return;
     this.gauges = { inFlight: gauges.inFlight, retryingNow: gauges.retrying, rateLimitedNow: gauges.rateLimited, concurrencyLimitNow: gauges.concurrencyLimit ?? null };
   }
 
@@ -69,48 +74,73 @@ export class ResultWriter {
     });
   }
 
-  private async write(batch: SequencedResult[]): Promise<void> {
-    if (this.failure) return;
-    const totals = { em: 0, f1: 0, subEm: 0, agentOk: 0, errors: 0, timeouts: 0, prompt: 0, completion: 0, latency: 0, retries: 0, rateLimited: 0 };
-    for (const r of batch) {
-      totals.em += r.em;
-      totals.f1 += r.f1;
-      totals.subEm += r.subEm;
-      totals.agentOk += r.agentOk ? 1 : 0;
-      totals.errors += r.status === "error" ? 1 : 0;
-      totals.timeouts += r.status === "timeout" ? 1 : 0;
-      totals.prompt += r.promptTokens;
-      totals.completion += r.completionTokens;
-      totals.latency += r.latencyMs;
-      totals.retries += r.retries;
-      totals.rateLimited += r.rateLimited;
-    }
+  private async write(batch: ItemResult[]): Promise<void> {
+    if (this.failure || (batch.length === 0 && !this.gauges)) return;
     const { runId, gauges } = this;
-    // Each table's rows in one insert (multi-row on PostgreSQL); the explorer's search index follows the rows by itself.
-    const results: SqlValue[][] = [];
-    const conversations: SqlValue[][] = [];
-    const execs: SqlValue[][] = [];
-    for (const r of batch) {
-      const row = toRow(runId, r);
-      results.push(RESULT_COLUMNS.map((column) => row[column]));
-      conversations.push([runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation)]);
-      // Agent runs: the exec details of each item, in the same transaction as its row.
-      if (r.exec) {
-        const exec = toExecRow(runId, r.itemId, r.trial, r.exec);
-        execs.push(EXEC_COLUMNS.map((column) => exec[column]));
+    const outcome = await storeResults(this.db, runId, batch, (start, fresh) => {
+      const totals = { em: 0, f1: 0, subEm: 0, agentOk: 0, errors: 0, timeouts: 0, prompt: 0, completion: 0, latency: 0, retries: 0, rateLimited: 0 };
+      // Each table's rows in one insert (multi-row on PostgreSQL); the explorer's search index follows the rows by itself.
+      const results: SqlValue[][] = [];
+      const conversations: SqlValue[][] = [];
+      const execs: SqlValue[][] = [];
+      const cum = { ...start.sums };
+      for (const [index, r] of fresh.entries()) {
+        totals.em += r.em;
+        totals.f1 += r.f1;
+        totals.subEm += r.subEm;
+        totals.agentOk += r.agentOk ? 1 : 0;
+        totals.errors += r.status === "error" ? 1 : 0;
+        totals.timeouts += r.status === "timeout" ? 1 : 0;
+        totals.prompt += r.promptTokens;
+        totals.completion += r.completionTokens;
+        totals.latency += r.latencyMs;
+        totals.retries += r.retries;
+        totals.rateLimited += r.rateLimited;
+        cum.em += r.em;
+        cum.f1 += r.f1;
+        cum.subEm += r.subEm;
+        const row = toRow(runId, { ...r, seq: start.nDone + index + 1, cum: { ...cum } });
+        results.push(RESULT_COLUMNS.map((column) => row[column]));
+        conversations.push([runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation)]);
+        // Agent runs: the exec details of each item, in the same transaction as its row.
+        if (r.exec) {
+          const exec = toExecRow(runId, r.itemId, r.trial, r.exec, this.origin);
+          execs.push(EXEC_COLUMNS.map((column) => exec[column]));
+        }
       }
-    }
-    await bulkTransaction(this.db, (write) => {
-      write.insert("RunResult", RESULT_COLUMNS, results);
-      write.insert("RunItemConversation", CONVERSATION_COLUMNS, conversations);
-      if (execs.length > 0) write.insert("RunItemExec", EXEC_COLUMNS, execs);
-      write.run(UPDATE_RUN, [
-        batch.length, totals.em, totals.f1, totals.subEm, totals.agentOk, totals.errors, totals.timeouts, totals.prompt, totals.completion,
-        totals.latency, totals.retries, totals.rateLimited, gauges.inFlight, gauges.retryingNow, gauges.rateLimitedNow,
-        gauges.concurrencyLimitNow, sqliteDateTime(new Date()), runId,
-      ]);
+      const counters = [
+        fresh.length, totals.em, totals.f1, totals.subEm, totals.agentOk, totals.errors, totals.timeouts, totals.prompt, totals.completion,
+        totals.latency, totals.retries, totals.rateLimited,
+      ];
+      const update = gauges
+        ? { sql: UPDATE_RUN_AND_GAUGES, values: [...counters, gauges.inFlight, gauges.retryingNow, gauges.rateLimitedNow, gauges.concurrencyLimitNow, sqliteDateTime(new Date()), runId] }
+        : { sql: UPDATE_RUN, values: [...counters, runId] };
+      return {
+        inserts: [
+          { table: "RunResult", columns: RESULT_COLUMNS, rows: results },
+          { table: "RunItemConversation", columns: CONVERSATION_COLUMNS, rows: conversations },
+          { table: "RunItemExec", columns: EXEC_COLUMNS, rows: execs },
+        ],
+        update,
+      };
     });
+    this.counts.written += outcome.written;
+    this.counts.skipped += outcome.skipped;
   }
+}
+
+/** Where an agent item ran (its workspace is on that machine): recorded with its exec details. */
+export interface ResultOrigin {
+  host: string;
+  /** The worker process's --name (null: not a named worker, e.g. a CLI run) */
+  worker: string | null;
+}
+
+interface RunGauges {
+  inFlight: number;
+  retryingNow: number;
+  rateLimitedNow: number;
+  concurrencyLimitNow: number | null;
 }
 
 const RESULT_COLUMNS = [
@@ -121,15 +151,16 @@ const RESULT_COLUMNS = [
 const CONVERSATION_COLUMNS = ["runId", "itemId", "trial", "userPrompt", "conversationJson"] as const;
 const EXEC_COLUMNS = [
   "runId", "itemId", "trial", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
-  "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations",
+  "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations", "host", "workerName",
 ] as const;
 // A batch of results shares one transaction (one fsync) whatever its size (bulk-write.ts: prepared inserts on SQLite,
 // multi-row inserts on PostgreSQL). Placeholders in the order of the values passed with it in write().
-const UPDATE_RUN = `UPDATE "Run" SET
-  "nDone" = "nDone" + ?, "emSum" = "emSum" + ?, "f1Sum" = "f1Sum" + ?, "subEmSum" = "subEmSum" + ?,
+const COUNTERS = `"nDone" = "nDone" + ?, "emSum" = "emSum" + ?, "f1Sum" = "f1Sum" + ?, "subEmSum" = "subEmSum" + ?,
   "nAgentOk" = "nAgentOk" + ?, "nErrors" = "nErrors" + ?, "nTimeouts" = "nTimeouts" + ?,
   "promptTokens" = "promptTokens" + ?, "completionTokens" = "completionTokens" + ?,
-  "latencyMsSum" = "latencyMsSum" + ?, "retries" = "retries" + ?, "rateLimited" = "rateLimited" + ?,
+  "latencyMsSum" = "latencyMsSum" + ?, "retries" = "retries" + ?, "rateLimited" = "rateLimited" + ?`;
+const UPDATE_RUN = `UPDATE "Run" SET ${COUNTERS} WHERE "id" = ?`;
+const UPDATE_RUN_AND_GAUGES = `UPDATE "Run" SET ${COUNTERS},
   "inFlight" = ?, "retryingNow" = ?, "rateLimitedNow" = ?, "concurrencyLimitNow" = ?, "heartbeatAt" = ?
   WHERE "id" = ?`;
 /** A result as the RunResult table stores it; dates in the ISO-8601 text Prisma itself writes. */
@@ -178,7 +209,7 @@ function toRow(runId: number, r: SequencedResult): Record<(typeof RESULT_COLUMNS
   };
 }
 
-function toExecRow(runId: number, itemId: string, trial: number, e: ItemExecRecord): Record<(typeof EXEC_COLUMNS)[number], SqlValue> {
+function toExecRow(runId: number, itemId: string, trial: number, e: ItemExecRecord, origin: ResultOrigin): Record<(typeof EXEC_COLUMNS)[number], SqlValue> {
   return {
     runId,
     itemId,
@@ -198,5 +229,7 @@ function toExecRow(runId: number, itemId: string, trial: number, e: ItemExecReco
     workspacePath: e.workspacePath,
     workspaceKept: e.workspaceKept ? 1 : 0,
     invocations: e.invocations,
+    host: origin.host,
+    workerName: origin.worker,
   };
 }

@@ -42,7 +42,7 @@ export async function storeImportedRun(
     },
   });
   try {
-    const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } }, { maxBatch: Number.POSITIVE_INFINITY, maxDelayMs: 2 ** 31 - 1 });
+    const writer = new ResultWriter(db, run.id, { maxBatch: Number.POSITIVE_INFINITY, maxDelayMs: 2 ** 31 - 1 });
     for (const [index, result] of input.results.entries()) {
       writer.push(result);
       if ((index + 1) % RESULTS_PER_TRANSACTION === 0) {

@@ -19,6 +19,8 @@ function toRecord(row: RunItemExec): ItemExecRecord {
     workspacePath: row.workspacePath,
     workspaceKept: row.workspaceKept,
     invocations: row.invocations,
+    host: row.host,
+    workerName: row.workerName,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from "./client";
 import { NotFoundError, RunBusyError } from "./errors";
 import { getRun, refuseImported, type RunRecord } from "./run-records";
 import { redactSecrets } from "../text/redact-secrets";
+import { QUEUE_WORKER_ID } from "./run-queue-store";
 
 /**
  * Who executes a run: a lease (worker id + heartbeat) on the run's row, taken, renewed and given up here. The database,
@@ -52,11 +53,11 @@ export async function claimRun(
   return getRun(db, runId);
 }
 
-export function leaseIsAlive(workerId: string, heartbeatAt: Date | null): boolean {
+export function leaseIsAlive(workerId: string, heartbeatAt: Date | null, ttlMs: number = LEASE_TTL_MS): boolean {
   const [host, pid] = workerId.split(":");
   // Same machine: the process table is the truth, so a killed run can be resumed at once.
   if (host === hostname() && pid) return processExists(Number(pid));
-  return heartbeatAt !== null && Date.now() - heartbeatAt.getTime() < LEASE_TTL_MS;
+  return heartbeatAt !== null && Date.now() - heartbeatAt.getTime() < ttlMs;
 }
 
 function processExists(pid: number): boolean {
@@ -80,7 +81,13 @@ export async function heartbeatRun(db: Db, runId: number, workerId: string): Pro
 /** Asks the process executing the run to cancel it; a run nobody executes is cancelled at once. */
 export async function requestCancel(db: Db, runId: number): Promise<void> {
   const run = await getRun(db, runId);
-  if (run.status === "running" && run.workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
+  // PostgreSQL's queue: the run ends now; each of its workers sees it at its next heartbeat (2 s) and stops its items.
+  if (run.status === "running" && run.workerId === QUEUE_WORKER_ID) {
+    await db.run.updateMany({
+      where: { id: runId, status: "running" },
+      data: { status: "cancelled", finishedAt: new Date(), cancelRequestedAt: new Date(), workerId: null, inFlight: 0, retryingNow: 0, rateLimitedNow: 0 },
+    });
+  } else if (run.status === "running" && run.workerId && leaseIsAlive(run.workerId, run.heartbeatAt)) {
     await db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } });
   } else if (run.status === "queued" || run.status === "running" || run.status === "interrupted") {
     await db.run.update({ where: { id: runId }, data: { status: "cancelled", finishedAt: new Date(), workerId: null } });

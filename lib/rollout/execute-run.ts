@@ -1,11 +1,9 @@
 import {
-  claimRun, countRunResults, dataDirectory, finishRun, getDataset, getLastSeq, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
+  claimRun, countRunResults, finishRun, getDataset, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
   mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
-import { cachedChatModel } from "./cached-chat-model";
-import { chatModelForRun, requestGateForRun } from "./run-chat-model";
-import { prepareAgentBackend } from "./agent-backend";
+import { agentConcurrency, prepareRunBackend } from "./run-backend";
 import type { RolloutEvent } from "./progress";
 import type { RunStatus } from "../runs/types";
 import { runBatch } from "./run-batch";
@@ -54,22 +52,8 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     if (done > 0 && done < total) options.onEvent?.({ kind: "resuming", done, total });
     const pending = iteratePendingItems(db, { datasetId: run.datasetId, runId, selection, trials: settings.trials });
 
-    const backend = run.config.model.backend;
-    const agent =
-      backend === "agent"
-        ? await prepareAgentBackend({ runId, config: run.config, skillMd: run.systemPrompt, dataDir: options.dataDir ?? dataDirectory() })
-        : undefined;
-    const baseModel = options.model ?? (backend === "agent" ? undefined : chatModelForRun(run.config));
-    // The same shared gate the model passes each attempt through: its limit is shown as a live gauge.
-    const gate = backend === "agent" || options.model ? undefined : requestGateForRun(run.config);
-    const model = baseModel && settings.cache ? cachedChatModel(db, baseModel, { runId, baseURL: run.config.model.baseURL }) : baseModel;
-    // Trials after the first are there to sample the model again: they never take a reply from the cache.
-    writer = new ResultWriter(
-      db,
-      runId,
-      { lastSeq: await getLastSeq(db, runId), sums: { em: run.emSum, f1: run.f1Sum, subEm: run.subEmSum } },
-      options.writer,
-    );
+    const { agent, baseModel, gate, model } = await prepareRunBackend(db, run, options);
+    writer = new ResultWriter(db, runId, options.writer);
     const activeWriter = writer;
     heartbeat = setInterval(() => {
       void activeWriter.flush().catch(() => undefined);
@@ -88,7 +72,7 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
       agent,
       systemPrompt: run.systemPrompt,
       // An agent may cap how many of its processes run at once.
-      settings: agent?.agent.maxConcurrency ? { ...settings, concurrency: Math.min(settings.concurrency, agent.agent.maxConcurrency) } : settings,
+      settings: { ...settings, concurrency: agentConcurrency(agent, settings.concurrency) },
       signal: stop.signal,
       onLiveChange: (gauges) => activeWriter.setGauges({ ...gauges, concurrencyLimit: gate?.currentLimit() ?? null }),
       onResult: (result) => {
@@ -127,3 +111,4 @@ export async function executeRun(db: Db, runId: number, options: ExecuteRunOptio
     options.signal?.removeEventListener("abort", onInterrupt);
   }
 }
+

@@ -86,6 +86,9 @@ export interface ItemExecRecord {
   workspaceKept: boolean;
   /** Agent invocations for the item (one per turn). */
   invocations: number;
+  /** As stored: the machine that ran the item (its workspace is there) and the worker's --name; null before they were kept. */
+  host?: string | null;
+  workerName?: string | null;
 }
 
 /** A stored result: the row plus its 1-based order of completion. */

@@ -1,5 +1,6 @@
 // The agent backend in a real browser against the production build: choose the fake agent in the New run form,
 // watch the run complete, read an item's workspace file, and remove the kept workspaces from the run page.
+import { hostname } from "node:os";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -61,7 +62,17 @@ describe("agent backend (browser)", () => {
     // A wrong item's workspace is kept: its files can be read through the dashboard, and nothing outside it.
     const exec = await getItemExec(app.db, runId, "q0000");
     const dataDir = dirname(app.server.databaseUrl.slice("file:".length));
-    expect(exec).toMatchObject({ workspaceKept: true, exitCode: 0, workspacePath: itemWorkspaceDirectory(dataDir, runId, "q0000") });
+    expect(exec).toMatchObject({ workspaceKept: true, exitCode: 0, workspacePath: itemWorkspaceDirectory(dataDir, runId, "q0000"), host: hostname() });
+    // Workers on several machines: an item that ran on another one has its workspace there, and the view says so.
+    const where = { runId_itemId_trial: { runId, itemId: "q0000", trial: 1 } };
+    await app.db.runItemExec.update({ where, data: { host: "worker-b.example", workerName: "gpu-1" } });
+    await page.goto(`${app.baseURL}/runs/${runId}/items/q0000`);
+    const elsewhere = await page.getByRole("region", { name: "Agent execution" }).innerText();
+    expect(elsewhere).toContain("worker-b.example (worker gpu-1)");
+    expect(elsewhere).toContain(`The workspace is on worker-b.example, the machine that ran this item, at ${exec!.workspacePath}`);
+    await expect(page.getByRole("table", { name: "Workspace files" }).count()).resolves.toBe(0);
+    await app.db.runItemExec.update({ where, data: { host: hostname(), workerName: null } });
+    await page.goto(`${app.baseURL}/runs/${runId}`);
     const task = await page.request.get(`${app.baseURL}/api/runs/${runId}/workspace-file?item=q0000&path=task.md`);
     expect(task.status()).toBe(200);
     expect(task.headers()["content-type"]).toBe("text/plain; charset=utf-8");

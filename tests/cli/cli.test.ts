@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildSystemPrompt } from "@/lib/prompts";
-import { MINI_DATASET, runCli, TRAINED_SKILL } from "../support/cli";
+import { MINI_DATASET, runCli, spawnCli, TRAINED_SKILL } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createTestDb, type TestDatabase } from "../support/test-db";
 
@@ -133,6 +133,28 @@ describe("run and export", () => {
     expect(lines).toHaveLength(1);
     expect(Object.keys(lines[0]!)).toEqual(["run_id", "status", "n", "em", "f1", "sub_em", "errors", "timeouts", "wall_s"]);
     expect(lines[0]).toMatchObject({ run_id: 1, status: "completed", n: 12, errors: 0, timeouts: 0 });
+  });
+
+  it("queues a run with --detach, returns at once with its id, and a worker process executes it", async () => {
+    const queued = await cli(["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--base-url", server.baseURL, "--detach"]);
+    expect(queued.code).toBe(0);
+    expect(JSON.parse(queued.stdout)).toEqual({ run_id: 1 });
+    expect(queued.stderr).toContain("run 1 queued for the workers");
+    expect(server.stats().requests).toBe(0);
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({ status: "queued", nDone: 0 });
+
+    const worker = spawnCli(["worker", "--name", "w1"], { databaseUrl: t.url, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      for (let waited = 0; (await t.db.run.findUniqueOrThrow({ where: { id: 1 } })).status !== "completed"; waited += 100) {
+        expect(waited).toBeLessThan(20_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      worker.kill("SIGTERM");
+      await new Promise((resolve) => worker.once("exit", resolve));
+    }
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({ status: "completed", nDone: 12 });
+    expect(server.stats().requests).toBe(12);
   });
 
   it("runs against an OpenAI-compatible server and exports the seed's results.jsonl rows", async () => {

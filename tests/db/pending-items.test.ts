@@ -51,7 +51,7 @@ describe("iteratePendingItems", () => {
     const chosen = selectItems(items, { sample: { size: 20, seed: 1 } });
     const storedItems = await t.db.datasetItem.findMany({ where: { datasetId: dataset.id } });
     const rowId = new Map(storedItems.map((row) => [row.externalId, row.id]));
-    const writer = new ResultWriter(t.db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } });
+    const writer = new ResultWriter(t.db, run.id);
     const done = chosen.filter((_, index) => index % 3 === 0);
     for (const item of done) writer.push(timeoutResult({ ...item, datasetItemId: rowId.get(item.id)! }, new Date(), 1));
     await writer.flush();

@@ -274,7 +274,7 @@ describe("the search index", () => {
     if (TEST_ENGINE === "sqlite") expect(await searchIndexOrphans()).toBe(0);
 
     // The retry writes those items again: each is found once.
-    const writer = new ResultWriter(t.db, retried, { lastSeq: 200 - failed.length, sums: { em: 0, f1: 0, subEm: 0 } });
+    const writer = new ResultWriter(t.db, retried);
     for (const r of failed) writer.push({ ...r, status: "wrong", response: `retried <answer>x</answer>`, agentOk: true });
     await writer.flush();
     const again = await queryRunItems(t.db, retried, q({ filter: "all", q: "retried" }));

@@ -116,7 +116,7 @@ export async function writeGeneratedRun(
     config: { model: { backend: "openai", model: "generated-model" }, settings: RunSettingsSchema.parse({ trials: options.trials }) },
     leaseFor: newWorkerId(),
   });
-  const writer = new ResultWriter(db, run.id, { lastSeq: 0, sums: { em: 0, f1: 0, subEm: 0 } });
+  const writer = new ResultWriter(db, run.id);
   for (const [index, result] of results.entries()) {
     writer.push(result);
     if ((index + 1) % 2000 === 0) {

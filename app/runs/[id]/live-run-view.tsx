@@ -7,13 +7,14 @@ import { ProgressPanel } from "./progress-panel";
 import { RunActions, type VersionChoice } from "./run-actions";
 import { RunCharts } from "./run-charts";
 import { TrialsPanel } from "./trials-panel";
+import { WorkersPanel } from "./workers-panel";
 import styles from "./run.module.css";
 import { isActiveStatus, useRunLive } from "./use-run-live";
 
 /** Everything on the run page that changes while the run goes; rendered first from the server's data, then polled. */
 export function LiveRunView({ initial, versions }: { initial: RunLivePayload; versions: VersionChoice[] }) {
   const { data, isError, error } = useRunLive(initial.run.id, initial);
-  const { run, stats, curve, failureReasons, cachedItems, cost, trials } = data;
+  const { run, stats, curve, failureReasons, cachedItems, cost, trials, workers } = data;
   // With repeated trials every count is of trials (item × trial), and the chart runs against trials completed.
   const unit = run.config.settings.trials > 1 ? "trials" : "items";
   const active = isActiveStatus(run.status);
@@ -36,6 +37,7 @@ export function LiveRunView({ initial, versions }: { initial: RunLivePayload; ve
       {run.error ? <p className="error-box" role="alert">{run.error}</p> : null}
       <RunActions run={run} stats={stats} versions={versions} />
       <ProgressPanel stats={stats} active={active} queued={run.status === "queued"} measured={measured} unit={unit} />
+      <WorkersPanel workers={workers} concurrency={run.config.settings.concurrency} />
       {trials ? <TrialsPanel runId={run.id} trials={trials} itemCount={Math.round(run.itemsTotal / trials.k)} /> : null}
       <RunCharts curve={curve} total={stats.total} unit={unit} />
       <div className={styles.twoColumns}>

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { itemWorkspaceDirectory, listWorkspaceFiles, readWorkspaceFile, SKILL_FILE, TASK_FILE } from "@/lib/agent";
 import { dataDirectory, getDb, getItemConversation, getItemExec, getRun } from "@/lib/db";
 import type { ReactNode } from "react";
@@ -24,7 +25,9 @@ export async function ExecItemDetails({ runId, itemId, trial = 1 }: { runId: num
   // The exec row exists, so the run does (rows go with their run).
   const [run, conversation] = await Promise.all([getRun(db, runId), getItemConversation(db, runId, itemId, trial)]);
   const workspace = itemWorkspaceDirectory(dataDirectory(), runId, trialItemKey(itemId, trial));
-  const listing = exec.workspaceKept ? await listWorkspaceFiles(workspace, FILES_SHOWN) : null;
+  // With workers on several machines, an item's workspace is on the machine that ran it.
+  const elsewhere = exec.host != null && exec.host !== hostname() ? exec.host : null;
+  const listing = exec.workspaceKept && !elsewhere ? await listWorkspaceFiles(workspace, FILES_SHOWN) : null;
 
   return (
     <section className={`card ${styles.section}`} aria-label="Agent execution">
@@ -35,6 +38,7 @@ export async function ExecItemDetails({ runId, itemId, trial = 1 }: { runId: num
         <Fact label="Duration">{formatLatency(exec.durationMs)}</Fact>
         <Fact label="Invocations">{String(exec.invocations)}</Fact>
         <Fact label="Workspace">{exec.workspaceKept ? exec.workspacePath : "deleted"}</Fact>
+        {exec.host ? <Fact label="Ran on">{exec.workerName ? `${exec.host} (worker ${exec.workerName})` : exec.host}</Fact> : null}
       </dl>
       <details className={styles.block}>
         <summary>Command</summary>
@@ -54,6 +58,10 @@ export async function ExecItemDetails({ runId, itemId, trial = 1 }: { runId: num
       <h3>Files in the workspace</h3>
       {!exec.workspaceKept ? (
         <p className="hint">The workspace was deleted (a correct item, or removed from the run page); start the run with “keep workspaces” to keep them all.</p>
+      ) : elsewhere ? (
+        <p className="hint">
+          The workspace is on {elsewhere}, the machine that ran this item, at {exec.workspacePath}; its files can be read there.
+        </p>
       ) : !listing ? (
         <p className="hint">The workspace is no longer on disk.</p>
       ) : (

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
-import { countCachedResults, getItemTrialCounts, newWorkerId, type Db, type RunRecord } from "../../db";
+import { countCachedResults, getItemTrialCounts, newWorkerId, queueRunForResume, type Db, type RunRecord } from "../../db";
+import { engineOf } from "../../db/engine";
+import { takePartInQueuedRun } from "../../rollout/queued-run";
 import { summarizeTrials } from "../../runs/trials";
 import { createRunFor, executeRun, formatRolloutEvent } from "../../rollout";
 import { resolveDataset, resolveSkillVersion } from "../inputs";
@@ -16,6 +18,7 @@ const OPTIONS = {
   seed: { type: "string" },
   trials: { type: "string" },
   resume: { type: "string" },
+  detach: { type: "boolean" },
   ...TARGET_MODEL_OPTIONS,
 } as const;
 
@@ -26,9 +29,23 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   refuseCredentialURLs([["--base-url", values["base-url"]]]);
   // `run <id> started` must be the first stderr line (scripts read the id from it), so notices wait.
   const notices: string[] = [];
-  // A new run is created already leased to this process, so a dashboard's worker on the same database cannot take it.
+  // PostgreSQL: the run goes on the queue and this process is one of its workers (queue-worker.ts). SQLite: a new run
+  // is created already leased to this process, so a dashboard's worker on the same database cannot take it.
+  // --detach: queued for the workers (the dashboard's, or `worker` processes), on either engine.
+  const shared = engineOf(db()) === "postgresql";
   const workerId = newWorkerId();
-  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values, notices, workerId)).id;
+  const leaseFor = shared || values.detach ? undefined : workerId;
+  if (values.resume !== undefined && values.detach) {
+    const resumed = await queueRunForResume(db(), parseIntegerOption("resume", values.resume)!).catch((error: unknown) => {
+      throw asInputError("run", error);
+    });
+    return detached(resumed.id);
+  }
+  const runId = values.resume !== undefined ? parseIntegerOption("resume", values.resume)! : (await createFromOptions(db(), values, notices, leaseFor)).id;
+  if (values.detach) {
+    notices.forEach(logLine);
+    return detached(runId);
+  }
   logLine(`run ${runId} started`);
   notices.forEach(logLine);
 
@@ -39,7 +56,10 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
   try {
     run = await untilInterrupted(
       `run ${runId}: stopping (finished items are kept; resume with --resume ${runId})`,
-      (signal) => executeRun(db(), runId, { workerId, signal, onEvent: (event) => progress.line(formatRolloutEvent(event)) }),
+      (signal) =>
+        shared
+          ? takePartInQueuedRun(db(), runId, { signal, onEvent: (event) => progress.line(formatRolloutEvent(event)) })
+          : executeRun(db(), runId, { workerId, signal, onEvent: (event) => progress.line(formatRolloutEvent(event)) }),
       () => progress.flush(),
     );
   } finally {
@@ -77,7 +97,13 @@ export async function runCommand(db: () => Db, args: string[]): Promise<number> 
 
 type RunOptionValues = TargetModelOptionValues & Partial<Record<"dataset" | "skill" | "name" | "limit" | "sample" | "seed" | "trials" | "resume", string>>;
 
-async function createFromOptions(db: Db, values: RunOptionValues, notices: string[], leaseFor: string): Promise<RunRecord> {
+async function detached(runId: number): Promise<number> {
+  logLine(`run ${runId} queued for the workers`);
+  await writeOut(`${JSON.stringify({ run_id: runId })}\n`);
+  return 0;
+}
+
+async function createFromOptions(db: Db, values: RunOptionValues, notices: string[], leaseFor: string | undefined): Promise<RunRecord> {
   if (!values.dataset) throw new CliInputError("run: --dataset FILE|ID is required (or --resume RUN_ID)");
   if (!values.skill) throw new CliInputError("run: --skill FILE|ID is required (or --resume RUN_ID)");
   const notice = (line: string) => void notices.push(line);

@@ -1,19 +1,26 @@
 /**
- * `worker [--name NAME]`: a headless process that executes the queued runs and optimisations of the database (and
+ * `worker [--concurrency N] [--name NAME]`: a headless process that executes the queued runs and optimisations of the database (and
  * resumes those a dead process left "running") until it is stopped. The dashboard starts one as its worker process;
  * more can run beside it on the same database (each run is claimed through its lease, so nothing runs twice).
  * SIGTERM or SIGINT (or, for the dashboard's, the server going away) releases what is under way, still "running",
- * for the next worker to resume. Nothing is written to stdout; what happens is logged on stderr.
+ * for the next worker to resume. On PostgreSQL every worker takes chunks of every active run (lib/rollout/queue-worker.ts):
+ * stopping lets the items in flight finish and gives the rest of its chunks back; --concurrency bounds its items in
+ * flight over all runs. Nothing is written to stdout; what happens is logged on stderr.
  */
 import { parseArgs } from "node:util";
 import type { Db } from "../../db";
 import { startInlineWorkers, workerLimitsFromEnv } from "../../workers/inline-workers";
 import { WAKE_MESSAGE } from "../../workers/worker-process";
-import { logLine } from "../io";
+import { CliInputError, logLine, parseIntegerOption } from "../io";
 
 export async function workerCommand(db: () => Db, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { name: { type: "string", default: "worker" } } });
-  const workers = startInlineWorkers(db(), workerLimitsFromEnv(), (line) => logLine(`[${values.name}] ${line}`));
+  const { values } = parseArgs({ args, options: { name: { type: "string", default: "worker" }, concurrency: { type: "string" } } });
+  const concurrency = parseIntegerOption("concurrency", values.concurrency);
+  if (concurrency !== undefined && concurrency < 1) throw new CliInputError("worker: --concurrency must be at least 1");
+  const limits = { ...workerLimitsFromEnv(), name: values.name, ...(concurrency !== undefined ? { concurrency } : {}) };
+  const workers = startInlineWorkers(db(), limits, (line) => logLine(`[${values.name}] ${line}`));
+  // The workers' timers do not keep a process alive by themselves: this one lives until it is told to stop.
+  const alive = setInterval(() => undefined, 60_000);
   logLine(`[${values.name}] worker ${process.pid} started`);
   const stopped = new Promise<string>((resolve) => {
     process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -27,5 +34,6 @@ export async function workerCommand(db: () => Db, args: string[]): Promise<numbe
   const reason = await stopped;
   logLine(`[${values.name}] stopping (${reason}): releasing what is under way`);
   await workers.stop();
+  clearInterval(alive);
   return 0;
 }
