@@ -28,6 +28,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
+/** Resolves with the exit code; at once for a child that already exited. */
+function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return once(child, "exit").then(([code]) => code as number | null);
+}
+
 function startWorker(name: string) {
   const child = spawnCli(["worker", "--name", name], { databaseUrl: t.url, env: { OPENAI_API_KEY: "test-key" } });
   let stderr = "";
@@ -41,11 +47,12 @@ describe("worker (SQLite)", () => {
   it("executes a queued run; on SIGTERM releases the run under way, which the next worker completes", async () => {
     const run = await createStoredRun(t.db, { items: makeItems(200), baseURL: server.baseURL, settings: { concurrency: 4 } });
     const first = startWorker("w1");
+    // Stopped only once it handles SIGTERM (it says so when it does).
+    await until(async () => first.stderr(), (text) => text.includes("[w1] worker "));
     const partway = await until(() => getRun(t.db, run.id), (row) => row.nDone >= 20);
     expect(partway.status).toBe("running");
     first.child.kill("SIGTERM");
-    const [code] = (await once(first.child, "exit")) as [number | null];
-    expect(code).toBe(0);
+    expect(await exited(first.child)).toBe(0);
     expect(first.stderr()).toContain("[w1] stopping (SIGTERM)");
     expect(first.stdout()).toBe("");
     const released = await getRun(t.db, run.id);
@@ -60,6 +67,6 @@ describe("worker (SQLite)", () => {
     expect(await t.db.runResult.count({ where: { runId: run.id } })).toBe(200);
     expect(server.stats().requests).toBeLessThanOrEqual(200 + 4);
     second.child.kill("SIGTERM");
-    await once(second.child, "exit");
+    await exited(second.child);
   }, 90_000);
 });

@@ -21,7 +21,6 @@ export async function workerCommand(db: () => Db, args: string[]): Promise<numbe
   const workers = startInlineWorkers(db(), limits, (line) => logLine(`[${values.name}] ${line}`));
   // The workers' timers do not keep a process alive by themselves: this one lives until it is told to stop.
   const alive = setInterval(() => undefined, 60_000);
-  logLine(`[${values.name}] worker ${process.pid} started`);
   const stopped = new Promise<string>((resolve) => {
     process.once("SIGTERM", () => resolve("SIGTERM"));
     process.once("SIGINT", () => resolve("SIGINT"));
@@ -31,6 +30,8 @@ export async function workerCommand(db: () => Db, args: string[]): Promise<numbe
       process.once("disconnect", () => resolve("the server went away"));
     }
   });
+  // Said once the stop signals are handled: whoever waits for this line may stop the worker from then on.
+  logLine(`[${values.name}] worker ${process.pid} started`);
   const reason = await stopped;
   logLine(`[${values.name}] stopping (${reason}): releasing what is under way`);
   await workers.stop();
