@@ -82,13 +82,17 @@ describe("optimisation pages (browser)", () => {
     expect(await app.db.optimization.count()).toBe(seeded);
     await screenshot(page, "optimize-new");
 
-    // Slow enough to be seen mid-way.
-    fake!.setOptions({ latencyMs: 40 });
+    // Slow enough to be seen mid-way; the first calls are held until the page has shown them in flight.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fake!.setOptions({ latencyMs: 40, faults: { pick: () => ({ kind: "hold", until: held }) } });
     const id = await startAndOpen(page);
     await expect(page.getByRole("heading", { name: /Validation score/ }).isVisible()).resolves.toBe(true);
     // Calls in flight, target and optimizer, while it runs.
     await expect.poll(async () => Number(await page.getByTestId("calls-in-flight").innerText()), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
     await expect(page.getByTestId("calls-in-flight-split").innerText()).resolves.toMatch(/^target \d+ · optimizer \d+$/);
+    fake!.setOptions({ faults: undefined });
+    release();
     await expect.poll(() => stepsDone(page), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
     const midStatus = await status(page);
     await screenshot(page, "optimize-mid-run");
@@ -179,12 +183,17 @@ describe("optimisation pages (browser)", () => {
     await page.getByRole("heading", { name: "Waiting for your decision" }).waitFor();
     await page.getByRole("button", { name: "Approve candidate", exact: true }).click();
     await expect.poll(async () => (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } })).approval, { timeout: 10_000 }).toBe("approved");
-    // Later candidates may wait too: reject them, until the optimisation completes.
+    // Later candidates may wait too: reject them, until the optimisation completes. Each is rejected once the page
+    // offers that very step (the worker process may take a moment to go on after the previous decision).
     for (let round = 0; round < 6; round++) {
       await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^(waiting_for_approval|completed)$/);
       if ((await status(page)) === "completed") break;
-      await page.getByRole("button", { name: "Reject candidate", exact: true }).click();
-      await expect.poll(() => status(page), { timeout: 30_000 }).not.toBe("waiting_for_approval");
+      const pending = await app.db.optimizationStep.findFirst({ where: { optimizationId: id, approval: "pending" } });
+      if (!pending) continue;
+      const panel = page.getByRole("region", { name: "Waiting for your decision" });
+      await panel.getByRole("link", { name: pending.key, exact: true }).waitFor({ timeout: 30_000 });
+      await panel.getByRole("button", { name: "Reject candidate", exact: true }).click();
+      await expect.poll(async () => (await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: pending.key } })).approval, { timeout: 30_000 }).toBe("rejected");
     }
     await expect.poll(() => status(page), { timeout: 90_000 }).toBe("completed");
     const approved = await app.db.optimizationStep.findFirstOrThrow({ where: { optimizationId: id, key: waitingKey } });
