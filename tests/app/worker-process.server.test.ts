@@ -8,6 +8,7 @@ import { openDatabase } from "@/lib/db";
 import { createRunFor } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
 import { BUILD_TIMEOUT_MS, startAppServer } from "../support/app-server";
+import { pollUntil } from "../support/poll";
 
 /** The server's worker process: its child running `cli.mjs worker`, once it is there. */
 async function workerPid(serverPid: number, not?: number): Promise<number> {
@@ -26,15 +27,6 @@ async function workerPid(serverPid: number, not?: number): Promise<number> {
   }
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe("the dashboard's worker process", () => {
   it("executes runs outside the server, is started again when it dies, and goes when the server is killed", async () => {
     const server = await startAppServer();
@@ -45,7 +37,7 @@ describe("the dashboard's worker process", () => {
       const queue = (limit: number) =>
         createRunFor(db, { datasetId: 1, skillVersionId: 2, config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({ limit }) } });
       const run = await queue(10);
-      const done = await waitFor(() => db.run.findUniqueOrThrow({ where: { id: run.id } }), (row) => row.status === "completed");
+      const done = await pollUntil(() => db.run.findUniqueOrThrow({ where: { id: run.id } }), (row) => row.status === "completed", 60_000, 200);
       expect(done).toMatchObject({ status: "completed", nDone: 10 });
       // The worker process executed it (its log lines carry its name), not the server.
       expect(server.logs()).toContain(`[dashboard] worker ${first} started`);
@@ -56,12 +48,12 @@ describe("the dashboard's worker process", () => {
       const second = await workerPid(server.pid, first);
       expect(second).not.toBe(first);
       const next = await queue(5);
-      expect(await waitFor(() => db.run.findUniqueOrThrow({ where: { id: next.id } }), (row) => row.status === "completed")).toMatchObject({ nDone: 5 });
+      expect(await pollUntil(() => db.run.findUniqueOrThrow({ where: { id: next.id } }), (row) => row.status === "completed", 60_000, 200)).toMatchObject({ nDone: 5 });
       expect(server.logs()).toContain("the worker process ended");
 
       // The server killed outright (no cleanup in it): its worker notices the closed channel and exits too.
       await server.kill();
-      const gone = await waitFor(async () => existsSync(`/proc/${second}`), (alive) => !alive, 15_000);
+      const gone = await pollUntil(async () => existsSync(`/proc/${second}`), (alive) => !alive, 15_000, 200);
       expect(gone).toBe(false);
     } finally {
       await db.$disconnect();

@@ -4,6 +4,7 @@ import { once } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun } from "@/lib/db";
 import { spawnCli } from "../support/cli";
+import { pollUntil } from "../support/poll";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, makeItems } from "../support/rollout-fixtures";
 import { createTestDb, type TestDatabase } from "../support/test-db";
@@ -18,15 +19,6 @@ afterEach(async () => {
   await server.close();
   await t.close();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Resolves with the exit code; at once for a child that already exited. */
 function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
@@ -48,8 +40,8 @@ describe("worker (SQLite)", () => {
     const run = await createStoredRun(t.db, { items: makeItems(200), baseURL: server.baseURL, settings: { concurrency: 4 } });
     const first = startWorker("w1");
     // Stopped only once it handles SIGTERM (it says so when it does).
-    await until(async () => first.stderr(), (text) => text.includes("[w1] worker "));
-    const partway = await until(() => getRun(t.db, run.id), (row) => row.nDone >= 20);
+    await pollUntil(async () => first.stderr(), (text) => text.includes("[w1] worker "));
+    const partway = await pollUntil(() => getRun(t.db, run.id), (row) => row.nDone >= 20);
     expect(partway.status).toBe("running");
     first.child.kill("SIGTERM");
     expect(await exited(first.child)).toBe(0);
@@ -61,7 +53,7 @@ describe("worker (SQLite)", () => {
     expect(released.nDone).toBeLessThan(200);
 
     const second = startWorker("w2");
-    const done = await until(() => getRun(t.db, run.id), (row) => row.status === "completed");
+    const done = await pollUntil(() => getRun(t.db, run.id), (row) => row.status === "completed");
     expect(done.nDone).toBe(200);
     // Nothing ran twice: one result per item, and the model was asked once per item.
     expect(await t.db.runResult.count({ where: { runId: run.id } })).toBe(200);

@@ -1,43 +1,26 @@
 // Manual approval, dropping edits: a person keeps some of the waiting candidate's ranked edits; the candidate is rebuilt
 // from them (applied to the skill the step edited, as the loop applies them), stored as a version, and the loop scores
 // it on val and gates it again, against the real engine, the scripted models and a real database.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { findPendingApproval, getOptimization, getOptimizationStep, getSkillVersion, listOptimizationEdits, type OptimizationStepRecord } from "@/lib/db";
 import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import { applyPatchWithReport } from "@/lib/optimize/edits";
 import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
 import { ApprovalError, approveWithoutEdits, decideApproval } from "@/lib/optimize/engine/approval";
 import { RunSettingsSchema } from "@/lib/runs";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { optimizerAnswer } from "../support/fake-optimizer";
 import { writeOptimizationFiles } from "../support/optimize-fixtures";
-import { createTestDb, type TestDatabase } from "../support/test-db";
+import { withOptimizerWorld } from "../support/optimizer-world";
 
-let t: TestDatabase;
-let server: FakeOpenAIServer;
-let dir: string;
-beforeEach(async () => {
-  t = createTestDb();
-  server = await startFakeOpenAIServer({ answer: (req) => optimizerAnswer(req) });
-  dir = mkdtempSync(join(tmpdir(), "skillboard-drop-edits-"));
-});
-afterEach(async () => {
-  await server.close();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = withOptimizerWorld("skillboard-drop-edits-");
 
 const patchOf = (edits: { op: string; target: string; content: string }[]) => ({ edits: edits.map((edit) => ({ op: edit.op, ...(edit.target ? { target: edit.target } : {}), content: edit.content })) });
 
 it("rebuilds the waiting candidate from the kept edits, and the loop gates that version again", async () => {
-  const files = writeOptimizationFiles(dir, { topics: 12, train: 24, val: 18, test: 12 });
-  const [train, val, test] = [await importDatasetFile(t.db, files.train), await importDatasetFile(t.db, files.val), await importDatasetFile(t.db, files.test)];
-  const { version } = await addSkillFile(t.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: server.baseURL };
-  const { id } = await createOptimizationFor(t.db, {
+  const files = writeOptimizationFiles(world.dir, { topics: 12, train: 24, val: 18, test: 12 });
+  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
+  const { version } = await addSkillFile(world.db, files.skill);
+  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
+  const { id } = await createOptimizationFor(world.db, {
     skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
     settings: { train: { num_epochs: 2, train_size: 0, batch_size: 8 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { learning_rate: 4, min_learning_rate: 2, slow_update_samples: 6 }, skillboard: { approval: "manual" } },
     targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
@@ -47,30 +30,30 @@ it("rebuilds the waiting candidate from the kept edits, and the loop gates that 
   // Run until a waiting candidate has two edits or more (approving the others as they are).
   let waiting: OptimizationStepRecord | null = null;
   for (let round = 0; round < 8 && !waiting; round++) {
-    const { record } = await executeOptimization(t.db, id, { log: () => {} });
+    const { record } = await executeOptimization(world.db, id, { log: () => {} });
     if (record.status !== "waiting_for_approval") break;
-    const pending = (await findPendingApproval(t.db, id))!;
-    if ((await listOptimizationEdits(t.db, pending.id)).length >= 2) waiting = pending;
-    else await decideApproval(t.db, id, "approve");
+    const pending = (await findPendingApproval(world.db, id))!;
+    if ((await listOptimizationEdits(world.db, pending.id)).length >= 2) waiting = pending;
+    else await decideApproval(world.db, id, "approve");
   }
   expect(waiting, "a candidate with two edits or more waited for approval").not.toBeNull();
-  const edits = await listOptimizationEdits(t.db, waiting!.id);
-  const candidate = await getSkillVersion(t.db, waiting!.candidateVersionId!);
-  const base = await getSkillVersion(t.db, candidate.parentVersionId!);
+  const edits = await listOptimizationEdits(world.db, waiting!.id);
+  const candidate = await getSkillVersion(world.db, waiting!.candidateVersionId!);
+  const base = await getSkillVersion(world.db, candidate.parentVersionId!);
   // The stored edits are the candidate: applied again to the skill the step edited, they give its text.
   expect(applyPatchWithReport(base.content, patchOf(edits)).skill).toBe(candidate.content);
 
   // Keeping none or all is not dropping edits; an edit of another step is refused. Nothing changes.
-  await expect(approveWithoutEdits(t.db, id, [])).rejects.toThrow(ApprovalError);
-  await expect(approveWithoutEdits(t.db, id, edits.map((edit) => edit.id))).rejects.toThrow(/every edit is kept/);
-  await expect(approveWithoutEdits(t.db, id, [edits[0]!.id, 999_999])).rejects.toThrow(/edit 999999 is not an edit of/);
-  expect((await getOptimizationStep(t.db, id, waiting!.key))!.approval).toBe("pending");
+  await expect(approveWithoutEdits(world.db, id, [])).rejects.toThrow(ApprovalError);
+  await expect(approveWithoutEdits(world.db, id, edits.map((edit) => edit.id))).rejects.toThrow(/every edit is kept/);
+  await expect(approveWithoutEdits(world.db, id, [edits[0]!.id, 999_999])).rejects.toThrow(/edit 999999 is not an edit of/);
+  expect((await getOptimizationStep(world.db, id, waiting!.key))!.approval).toBe("pending");
 
   const dropped = edits[0]!;
   const kept = edits.slice(1);
-  const outcome = await approveWithoutEdits(t.db, id, kept.map((edit) => edit.id));
+  const outcome = await approveWithoutEdits(world.db, id, kept.map((edit) => edit.id));
   expect(outcome).toMatchObject({ stepKey: waiting!.key, decision: "edited", dropped: [1] });
-  const rebuilt = await getSkillVersion(t.db, outcome.editedVersionId!);
+  const rebuilt = await getSkillVersion(world.db, outcome.editedVersionId!);
   expect(rebuilt.content).toBe(applyPatchWithReport(base.content, patchOf(kept)).skill);
   expect(rebuilt.content).not.toBe(candidate.content);
   if (dropped.op !== "delete") expect(rebuilt.content.includes(dropped.content)).toBe(base.content.includes(dropped.content));
@@ -79,12 +62,12 @@ it("rebuilds the waiting candidate from the kept edits, and the loop gates that 
 
   // The loop goes on: the rebuilt candidate is scored on val and gated again (the edited-candidate path).
   for (let round = 0; round < 8; round++) {
-    const { record } = await executeOptimization(t.db, id, { log: () => {} });
+    const { record } = await executeOptimization(world.db, id, { log: () => {} });
     if (record.status !== "waiting_for_approval") break;
-    await decideApproval(t.db, id, "reject");
+    await decideApproval(world.db, id, "reject");
   }
-  expect((await getOptimization(t.db, id)).status).toBe("completed");
-  const regated = (await getOptimizationStep(t.db, id, waiting!.key))!;
+  expect((await getOptimization(world.db, id)).status).toBe("completed");
+  const regated = (await getOptimizationStep(world.db, id, waiting!.key))!;
   expect(regated.candidateVersionId).toBe(rebuilt.id);
   const gate = JSON.parse(regated.gateJson!) as { approval: string; candidate_score: number; proposed: { candidate_score: number } };
   expect(gate.approval).toBe("edited");

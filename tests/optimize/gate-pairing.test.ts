@@ -2,55 +2,38 @@
 // inherit the score and are never rolled out on val, so the next steps have nothing to pair with: in seed mode the step
 // records why; with `skillboard.measure_inherited` the current skill gets a val run of its own and every gated step has
 // fixed / broken, the McNemar p-value and the interval, while the loop's prompts, rollouts and decisions stay the same.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { listOptimizationRuns, listOptimizationSteps, listOptimizerCalls, measureOptimizationSpend } from "@/lib/db";
 import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import { createOptimizationFor, executeOptimization, validateOptimization, type CreateOptimizationForInput } from "@/lib/optimize/engine";
 import { estimateOptimization } from "@/lib/optimize/engine/estimate";
 import type { StageGate } from "@/lib/optimize/overview";
 import { RunSettingsSchema } from "@/lib/runs";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { optimizerAnswer } from "../support/fake-optimizer";
 import { writeOptimizationFiles } from "../support/optimize-fixtures";
-import { createTestDb, type TestDatabase } from "../support/test-db";
+import { withOptimizerWorld } from "../support/optimizer-world";
 
-let t: TestDatabase;
-let server: FakeOpenAIServer;
-let dir: string;
-beforeEach(async () => {
-  t = createTestDb();
-  server = await startFakeOpenAIServer({ answer: (req) => optimizerAnswer(req) });
-  dir = mkdtempSync(join(tmpdir(), "skillboard-gate-pairing-"));
-});
-afterEach(async () => {
-  await server.close();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = withOptimizerWorld("skillboard-gate-pairing-");
 
 async function optimise(skillboard: Record<string, unknown>) {
-  const files = writeOptimizationFiles(dir);
-  const [train, val, test] = [await importDatasetFile(t.db, files.train), await importDatasetFile(t.db, files.val), await importDatasetFile(t.db, files.test)];
-  const { version } = await addSkillFile(t.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: server.baseURL };
+  const files = writeOptimizationFiles(world.dir);
+  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
+  const { version } = await addSkillFile(world.db, files.skill);
+  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
   const input: CreateOptimizationForInput = {
     skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
     settings: { train: { num_epochs: 3, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { slow_update_samples: 4 }, skillboard },
     targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
     optimizer: { ...model, concurrency: 4 },
   };
-  const estimate = await estimateOptimization(t.db, input, await validateOptimization(t.db, input));
-  const optimization = await createOptimizationFor(t.db, input);
-  const { record } = await executeOptimization(t.db, optimization.id, { log: () => {} });
+  const estimate = await estimateOptimization(world.db, input, await validateOptimization(world.db, input));
+  const optimization = await createOptimizationFor(world.db, input);
+  const { record } = await executeOptimization(world.db, optimization.id, { log: () => {} });
   expect(record.status).toBe("completed");
-  const stages = await listOptimizationSteps(t.db, optimization.id);
+  const stages = await listOptimizationSteps(world.db, optimization.id);
   const gated = stages.filter((stage) => stage.gateJson).map((stage) => ({ key: stage.key, action: stage.action, gate: JSON.parse(stage.gateJson!) as StageGate }));
-  const calls = (await listOptimizerCalls(t.db, optimization.id)).map((call) => ({ key: call.key, system: call.system, user: call.user }));
-  const runs = (await listOptimizationRuns(t.db, optimization.id)).map((run) => run.key);
-  const spend = await measureOptimizationSpend(t.db, optimization.id);
+  const calls = (await listOptimizerCalls(world.db, optimization.id)).map((call) => ({ key: call.key, system: call.system, user: call.user }));
+  const runs = (await listOptimizationRuns(world.db, optimization.id)).map((run) => run.key);
+  const spend = await measureOptimizationSpend(world.db, optimization.id);
   expect(spend.targetCalls).toBeLessThanOrEqual(estimate.target_calls.max);
   return { stages, gated, calls, runs, estimate, valItems: estimate.val_items };
 }
@@ -66,8 +49,7 @@ it("records why a step after an inherited score has no statistics, and measures 
   for (const stage of seed.gated) expect(stage.gate.statistics ?? stage.gate.statistics_note, stage.key).toBeTruthy();
   expect(seed.runs.filter((key) => key.endsWith("/selection/current"))).toEqual([]);
 
-  await t.close();
-  t = createTestDb();
+  await world.renewDatabase();
   const measured = await optimise({ measure_inherited: true });
   for (const stage of measured.gated) {
     expect(stage.gate.statistics, stage.key).toMatchObject({ fixed: expect.any(Number), broken: expect.any(Number), p_value: expect.any(Number), difference: { low: expect.any(Number), high: expect.any(Number) } });

@@ -1,18 +1,13 @@
 // What the engine records of a step's merge tree (which analyst patches merged into which, up to the ranking) and the
 // optimizer calls in flight, against the scripted models and a real database.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { getOptimization, listOptimizerCalls } from "@/lib/db";
 import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
 import { parseAnalystReply } from "@/lib/optimize/loop/replies";
 import { RunSettingsSchema } from "@/lib/runs";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { optimizerAnswer } from "../support/fake-optimizer";
 import { writeOptimizationFiles } from "../support/optimize-fixtures";
-import { createTestDb, type TestDatabase } from "../support/test-db";
+import { withOptimizerWorld } from "../support/optimizer-world";
 
 /** An analyst call whose reply upstream reads as a patch with edits (one that is merged). */
 function hasEdits(call: { stage: string; key: string; reply: string | null }): boolean {
@@ -21,45 +16,33 @@ function hasEdits(call: { stage: string; key: string; reply: string | null }): b
   return Array.isArray(parsed?.patch?.edits) && parsed.patch.edits.length > 0;
 }
 
-let t: TestDatabase;
-let server: FakeOpenAIServer;
-let dir: string;
-beforeEach(async () => {
-  t = createTestDb();
-  server = await startFakeOpenAIServer({ answer: (req) => optimizerAnswer(req) });
-  dir = mkdtempSync(join(tmpdir(), "skillboard-merge-tree-"));
-});
-afterEach(async () => {
-  await server.close();
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = withOptimizerWorld("skillboard-merge-tree-");
 
 it("records each merge call's inputs: every usable analyst patch once, merged level by level into the ranking", async () => {
-  const files = writeOptimizationFiles(dir, { topics: 12, train: 24, val: 18, test: 12 });
-  const [train, val, test] = [await importDatasetFile(t.db, files.train), await importDatasetFile(t.db, files.val), await importDatasetFile(t.db, files.test)];
-  const { version } = await addSkillFile(t.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: server.baseURL };
-  const { id } = await createOptimizationFor(t.db, {
+  const files = writeOptimizationFiles(world.dir, { topics: 12, train: 24, val: 18, test: 12 });
+  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
+  const { version } = await addSkillFile(world.db, files.skill);
+  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
+  const { id } = await createOptimizationFor(world.db, {
     skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
     settings: { train: { num_epochs: 1, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 2, merge_batch_size: 2 }, optimizer: { learning_rate: 2, min_learning_rate: 1, slow_update_samples: 6 } },
     targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
     optimizer: { ...model, concurrency: 4 },
   });
   // Slow optimizer calls, so the gauge can be seen while they are under way.
-  server.setOptions({ latencyMs: 30 });
+  world.server.setOptions({ latencyMs: 30 });
   let seenInFlight = 0;
   const watch = setInterval(() => {
-    void getOptimization(t.db, id).then((row) => (seenInFlight = Math.max(seenInFlight, row.optimizerInFlight)), () => {});
+    void getOptimization(world.db, id).then((row) => (seenInFlight = Math.max(seenInFlight, row.optimizerInFlight)), () => {});
   }, 10);
-  const { record } = await executeOptimization(t.db, id, { log: () => {} });
+  const { record } = await executeOptimization(world.db, id, { log: () => {} });
   clearInterval(watch);
   expect(record.status).toBe("completed");
   expect(seenInFlight).toBeGreaterThan(0);
   expect(seenInFlight).toBeLessThanOrEqual(4);
-  expect((await getOptimization(t.db, id)).optimizerInFlight).toBe(0);
+  expect((await getOptimization(world.db, id)).optimizerInFlight).toBe(0);
 
-  const calls = await listOptimizerCalls(t.db, id);
+  const calls = await listOptimizerCalls(world.db, id);
   const inputs = (key: string) => JSON.parse(calls.find((call) => call.key === key)!.inputKeysJson) as string[];
   const steps = [...new Set(calls.filter((call) => call.stage === "merge").map((call) => call.stepKey))];
   expect(steps.length).toBeGreaterThan(0);
