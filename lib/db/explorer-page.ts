@@ -5,6 +5,7 @@ import type { Db } from "./client";
 import { engineOf } from "./engine";
 import { searchModeOf, type SearchMode } from "./explorer-search";
 import { filterCountsSql, orderBySql, searchScopeSql, viewWhereSql } from "./explorer-sql";
+import { ensureSearchIndexed } from "./search-index";
 
 /** One row of the item explorer's table: what it shows, never the response or the conversation. */
 export interface RunItemRow {
@@ -78,6 +79,7 @@ interface ResultRow {
  */
 export async function queryRunItems(db: Db, runId: number, query: ItemQuery, options: { pageSize?: number } = {}): Promise<RunItemsPage> {
   const pageSize = options.pageSize ?? ITEMS_PER_PAGE;
+  await ensureSearchIndexed(db, query.q);
   const counts = await countItemsByFilter(db, runId, query.q);
   const total = query.reason === undefined ? counts[query.filter] : await countView(db, runId, query);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -101,12 +103,14 @@ export async function queryRunItems(db: Db, runId: number, query: ItemQuery, opt
 
 /** Items per filter within the search, in one pass over the run's covering index. */
 export async function countItemsByFilter(db: Db, runId: number, q: string | undefined): Promise<ItemFilterCounts> {
+  await ensureSearchIndexed(db, q);
   const [row] = await db.$queryRaw<Record<ItemFilter, number | bigint>[]>`
     SELECT ${filterCountsSql(runId)} FROM "RunResult" WHERE ${searchScopeSql(engineOf(db), runId, q)}`;
   return Object.fromEntries(ITEM_FILTERS.map((filter) => [filter, Number(row?.[filter] ?? 0)])) as ItemFilterCounts;
 }
 
 export async function countView(db: Db, runId: number, query: Pick<ItemQuery, "filter" | "reason" | "q">): Promise<number> {
+  await ensureSearchIndexed(db, query.q);
   const [row] = await db.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS n FROM "RunResult" WHERE ${viewWhereSql(engineOf(db), runId, query)}`;
   return Number(row?.n ?? 0);
 }

@@ -4,10 +4,11 @@ import type { DatabaseEngine } from "./database-url";
 /**
  * The item explorer's search: a case-insensitive substring match over question, gold answers, predicted answer and
  * response; a scan with LIKE over 100,000 long responses takes longer than the page's whole budget, so terms of 3+
- * characters use a trigram index. The two engines' indexes, both kept up to date by the database itself:
+ * characters use a trigram index. The two engines' indexes:
  * - SQLite: the contentless FTS5 trigram table "RunResultSearch" (rowid = RunResult.id, created by migration
- *   20261130010000_item_explorer, filled and emptied by the triggers of 20261201055000_search_index_triggers; gold
- *   answers indexed one per line). Trigram cannot match fewer than 3 characters, so shorter terms fall back to LIKE.
+ *   20261130010000_item_explorer; gold answers indexed one per line), filled before each search and in the background
+ *   (search-index.ts), emptied by a delete trigger. Trigram cannot match fewer than 3 characters, so shorter terms
+ *   fall back to LIKE.
  * - PostgreSQL: pg_trgm GIN indexes on the four columns (prisma/postgresql), which ILIKE uses for any term.
  */
 export const MIN_FULLTEXT_CHARS = 3;

@@ -5,6 +5,7 @@ import type { Db } from "./client";
 import { engineOf } from "./engine";
 import { beyondSql, orderBySql, sortKeySql, viewWhereSql, type OrderPosition } from "./explorer-sql";
 import { IDS_PER_QUERY, toStoredResult } from "./result-rows";
+import { ensureSearchIndexed } from "./search-index";
 
 /** The item explorer's view without its page: what "Download this view" exports. */
 export type ItemView = Omit<ItemQuery, "page">;
@@ -15,6 +16,7 @@ export type ItemView = Omit<ItemQuery, "page">;
  * costs the same however deep it is: exporting a 100,000-item view stays linear, where OFFSET paging would be quadratic.
  */
 export async function* iterateViewResultPages(db: Db, runId: number, view: ItemView, pageSize = 1000): AsyncGenerator<StoredItemResult[]> {
+  await ensureSearchIndexed(db, view.q);
   let after: OrderPosition | null = null;
   for (;;) {
     const keys: { id: number | bigint; d: number | bigint; k: string | number | bigint }[] = await db.$queryRaw`

@@ -13,6 +13,7 @@ export * from "./skills";
 export * from "./run-item-exec";
 export * from "./run-trials";
 export * from "./explorer-search";
+export * from "./search-index";
 export * from "./item-neighbours";
 export * from "./explorer-page";
 export * from "./explorer-view-results";

@@ -5,6 +5,7 @@ import { engineOf } from "./engine";
 import { NotFoundError } from "./errors";
 import { beyondSql, orderBySql, sortKeySql, viewWhereSql } from "./explorer-sql";
 import { countView } from "./explorer-page";
+import { ensureSearchIndexed } from "./search-index";
 
 /** One row of the explorer: an item, and which of its trials (1 for a run without repeated trials). */
 export interface ItemTrialRef {
@@ -32,6 +33,7 @@ export async function getItemNeighbours(
   query: Omit<ItemQuery, "page">,
   trial = 1,
 ): Promise<ItemNeighbours> {
+  await ensureSearchIndexed(db, query.q);
   const [current] = await db.$queryRaw<{ id: number | bigint; d: number | bigint; k: string | number | bigint }[]>`
     SELECT "id", "datasetItemId" AS d, ${sortKeySql(query.sort)} AS k FROM "RunResult" WHERE "runId" = ${runId} AND "itemId" = ${itemId} AND "trial" = ${trial}`;
   if (!current) throw new NotFoundError("item", itemId);

@@ -1,5 +1,5 @@
 /**
- * The run and optimisation workers of one process, together: what the dashboard's worker process (`worker`, started
+ * The run and optimisation workers of one process (and SQLite's search indexer), together: what the dashboard's worker process (`worker`, started
  * by the server) runs, and what the server runs in its own process with SKILLBOARD_WORKER=inline.
  */
 import type { Db } from "../db";
@@ -7,6 +7,7 @@ import { engineOf } from "../db/engine";
 import { startOptimizationWorker } from "../optimize/engine/worker";
 import { startQueueWorker } from "../rollout/queue-worker";
 import { startRunWorker } from "../rollout/run-worker";
+import { startSearchIndexer } from "./search-indexer";
 
 export interface Workers {
   /** Looks for work now (a run or an optimisation was queued) instead of at the next poll. */
@@ -44,13 +45,14 @@ export function startInlineWorkers(db: Db, limits: WorkerLimits = workerLimitsFr
       ? startQueueWorker({ db, name: limits.name, concurrency: limits.concurrency, log })
       : startRunWorker({ db, maxParallelRuns: limits.maxParallelRuns, log });
   const optimizations = startOptimizationWorker({ db, maxParallel: limits.maxParallelOptimizations, log });
+  const searchIndex = startSearchIndexer(db, { log });
   return {
     wake() {
       runs.wake();
       optimizations.wake();
     },
     async stop() {
-      await Promise.all([runs.stop(), optimizations.stop()]);
+      await Promise.all([runs.stop(), optimizations.stop(), searchIndex.stop()]);
     },
   };
 }

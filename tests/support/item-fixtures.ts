@@ -93,8 +93,8 @@ export function makeItemResults(count: number, options: GeneratedItemsOptions = 
 }
 
 /**
- * A finished run holding `results`, written through the real ResultWriter (so the search index is filled the way a
- * rollout fills it). The dataset is a stub: results carry their own questions and answers.
+ * A finished run holding `results`, written through the real ResultWriter, as a rollout writes them (SQLite's search
+ * index catches up at the first search). The dataset is a stub: results carry their own questions and answers.
  */
 export async function writeGeneratedRun(
   db: Db,
