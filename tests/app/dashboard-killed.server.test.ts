@@ -75,14 +75,16 @@ describe("the dashboard's machine dying mid-run on PostgreSQL", () => {
     const second = await startAppServer({ env });
     apps.push(second);
     await dashboardWorkerPid(second.pid);
-    // Back on the run (so it was still running): the dead worker's slots are free again, and the new worker process takes them.
+    // Back on the run (so it was still running): the dead worker's slots are free again, and the new worker process
+    // takes them and has items in flight (its heartbeat's gauges).
     const back = await pollUntil(
       () => db!.runWorker.findFirst({ where: { runId, name: "dashboard", NOT: { workerId: doomed.workerId } } }),
-      (row) => row !== null,
+      (row) => (row?.inFlight ?? 0) > 0,
       60_000,
       200,
     );
     expect(back).toMatchObject({ name: "dashboard", slots: PER_WORKER });
+    expect(back!.inFlight).toBeGreaterThan(0);
     fake!.setOptions({ latencyMs: 1 });
 
     await watchRun(db, runId, CONCURRENCY, (run) => run.status === "completed", 100_000);
