@@ -1,38 +1,21 @@
 // The dashboard's worker process, as a user relies on it: runs execute in a child of the server (so a large run does
 // not slow the pages), a worker that dies is started again and the runs go on, and a server killed outright does not
 // leave its worker behind.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
 import { createRunFor } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
 import { BUILD_TIMEOUT_MS, startAppServer } from "../support/app-server";
+import { dashboardWorkerPid } from "../support/dashboard-worker";
 import { pollUntil } from "../support/poll";
-
-/** The server's worker process: its child running `cli.mjs worker`, once it is there. */
-async function workerPid(serverPid: number, not?: number): Promise<number> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    let pids: number[] = [];
-    try {
-      pids = execFileSync("pgrep", ["-P", String(serverPid), "-f", "cli.mjs worker"], { encoding: "utf8" }).trim().split("\n").map(Number);
-    } catch {
-      // pgrep exits 1 when nothing matches yet
-    }
-    const found = pids.find((pid) => pid > 0 && pid !== not);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no worker process under server ${serverPid}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe("the dashboard's worker process", () => {
   it("executes runs outside the server, is started again when it dies, and goes when the server is killed", async () => {
     const server = await startAppServer();
     const db = openDatabase(server.databaseUrl);
     try {
-      const first = await workerPid(server.pid);
+      const first = await dashboardWorkerPid(server.pid);
       // The demo (dataset 1, skill "searchqa" v2) on the offline baseline, queued as the New run form queues it.
       const queue = (limit: number) =>
         createRunFor(db, { datasetId: 1, skillVersionId: 2, config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({ limit }) } });
@@ -45,7 +28,7 @@ describe("the dashboard's worker process", () => {
 
       // Killed outright: the server starts another, which takes the next run.
       process.kill(first, "SIGKILL");
-      const second = await workerPid(server.pid, first);
+      const second = await dashboardWorkerPid(server.pid, first);
       expect(second).not.toBe(first);
       const next = await queue(5);
       expect(await pollUntil(() => db.run.findUniqueOrThrow({ where: { id: next.id } }), (row) => row.status === "completed", 60_000, 200)).toMatchObject({ nDone: 5 });
