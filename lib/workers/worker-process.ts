@@ -8,6 +8,7 @@
  * its runs and exits.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { getPriority, setPriority } from "node:os";
 import { join } from "node:path";
 import type { Workers } from "./inline-workers";
 
@@ -19,6 +20,17 @@ const RESTART_DELAY_MS = 1_000;
 const QUICK_EXIT_MS = 5_000;
 const MAX_QUICK_EXITS = 5;
 const STOP_TIMEOUT_MS = 10_000;
+/**
+ * How much nicer than the server the child runs (0 = the server's own priority; 19 at most, the lowest there is),
+ * SKILLBOARD_WORKER_NICE. A run at full speed takes every CPU it can get, and the pages and live polls then waited for
+ * the scheduler behind it: on two cores, with the run's worker, the model server and the browser busy, live-poll p95
+ * was 119 ms. Below the server, the run gets whatever the server does not use (a poll takes a few ms), and the pages
+ * answer first.
+ */
+export function workerNiceness(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const value = Number(env.SKILLBOARD_WORKER_NICE ?? 10);
+  return Number.isInteger(value) ? Math.min(19, Math.max(0, value)) : 10;
+}
 
 export interface WorkerProcessOptions {
   /** The CLI entry (scripts/cli.mjs, which builds the bundle if needed). */
@@ -39,6 +51,15 @@ export function startWorkerProcess(options: WorkerProcessOptions = {}): Workers 
     // spawn with an IPC channel, as fork() does (a bundler resolves fork()'s module path; this one is found at run time).
     const current = spawn(process.execPath, [cliPath, "worker", "--name", "dashboard"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     child = current;
+    const niceness = workerNiceness();
+    if (current.pid !== undefined && niceness > 0) {
+      try {
+        setPriority(current.pid, Math.min(19, getPriority() + niceness));
+      } catch (error) {
+        // Lowering a child's priority needs no privilege; if the system refuses anyway, it runs at the server's.
+        log(`skillboard: could not lower the worker process's priority: ${(error as Error).message}`);
+      }
+    }
     current.once("exit", (code, signal) => {
       if (child === current) child = null;
       if (stopping) return;

@@ -2,6 +2,7 @@
 // not slow the pages), a worker that dies is started again and the runs go on, and a server killed outright does not
 // leave its worker behind.
 import { existsSync } from "node:fs";
+import { getPriority } from "node:os";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
 import { createRunFor } from "@/lib/rollout";
@@ -16,6 +17,8 @@ describe("the dashboard's worker process", () => {
     const db = openDatabase(server.databaseUrl);
     try {
       const first = await dashboardWorkerPid(server.pid);
+      // Below the server's priority (SKILLBOARD_WORKER_NICE, default 10): a run at full speed yields the CPU to the pages.
+      expect(getPriority(first) - getPriority(server.pid)).toBe(10);
       // The demo (dataset 1, skill "searchqa" v2) on the offline baseline, queued as the New run form queues it.
       const queue = (limit: number) =>
         createRunFor(db, { datasetId: 1, skillVersionId: 2, config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse({ limit }) } });

@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-const search = (runId: number, term: string) => queryRunItems(t.db, runId, parseItemQuery({ filter: "all", q: term }));
+const search = (runId: number, term: string) => queryRunItems(t.db, runId, parseItemQuery({ filter: "all", q: term }, { filter: "all" }));
 /** Rows in the FTS5 table (what the index holds, found or not). */
 const indexRows = async () => Number((await t.db.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT COUNT(*) AS n FROM "RunResultSearch"`))[0]!.n);
 
