@@ -1,102 +1,31 @@
 // PostgreSQL's queue: one run shared by several worker processes (`worker`, as on several machines) against the test
 // model server. The result rows are the truth: each (item, trial) once, the order of completion without gap or repeat,
 // the counters the sums of the rows, whatever dies; a cancel stops every worker's items within seconds.
-import type { ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun, requestCancel } from "@/lib/db";
-import { INITIAL_SKILL, runCli, spawnCli } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { makeItems } from "../support/rollout-fixtures";
+import { pollUntil } from "../support/poll";
+import { detachedRun as queueRun, expectRowsAreTheTruth as rowsAreTheTruth, stopWorker, watchRun as watch, WorkerProcesses } from "../support/queue-workers";
 import { createTestDb, TEST_ENGINE, type TestDatabase } from "../support/test-db";
 
-const TTL_S = 5;
 let t: TestDatabase;
 let server: FakeOpenAIServer;
-let workers: ChildProcess[] = [];
+const workers = new WorkerProcesses();
 
 beforeEach(async () => {
   t = createTestDb();
   server = await startFakeOpenAIServer({ latencyMs: 1, recordRequests: false });
 });
 afterEach(async () => {
-  await Promise.all(workers.map(stopWorker));
-  workers = [];
+  await workers.stopAll();
   await server.close();
   await t.close();
 });
 
-function startWorker(name: string, concurrency: number, options: { ttlS?: number } = {}): ChildProcess {
-  const child = spawnCli(["worker", "--concurrency", String(concurrency), "--name", name], {
-    databaseUrl: t.url,
-    env: { SKILLBOARD_WORKER_TTL_S: String(options.ttlS ?? TTL_S) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  child.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  Object.assign(child, { log: () => log });
-  workers.push(child);
-  return child;
-}
-
-function stopWorker(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  child.kill("SIGTERM");
-  return exited;
-}
-
-async function detachedRun(items: number, concurrency: number): Promise<number> {
-  const file = join(t.dir, "items.jsonl");
-  writeFileSync(file, makeItems(items).map((item) => JSON.stringify(item)).join("\n"));
-  const queued = await runCli(["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", server.baseURL, "--concurrency", String(concurrency), "--detach"], {
-    databaseUrl: t.url,
-  });
-  expect(queued.code, queued.stderr).toBe(0);
-  const { run_id: runId } = JSON.parse(queued.stdout) as { run_id: number };
-  expect((await getRun(t.db, runId)).status).toBe("queued");
-  return runId;
-}
-
-/** Polls the run until `done` says so; meanwhile checks the bound on its concurrency across workers. */
-async function watchRun(runId: number, concurrency: number, done: (run: Awaited<ReturnType<typeof getRun>>) => boolean, timeoutMs: number) {
-  const seen = new Set<string>();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await getRun(t.db, runId);
-    const rows = await t.db.runWorker.findMany({ where: { runId } });
-    for (const row of rows) seen.add(row.name);
-    expect(rows.reduce((sum, row) => sum + row.slots, 0)).toBeLessThanOrEqual(concurrency);
-    expect(run.inFlight).toBeLessThanOrEqual(concurrency);
-    if (done(run)) return { run, workersSeen: seen };
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not get there in ${timeoutMs} ms: ${run.status}, ${run.nDone}/${run.itemsTotal}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function expectRowsAreTheTruth(runId: number, items: number) {
-  const rows = await t.db.$queryRawUnsafe<{ n: number; pairs: number; minSeq: number; maxSeq: number; seqs: number; em: number; f1: number; errors: number; tokens: number }[]>(
-    `SELECT COUNT(*)::int AS n, COUNT(DISTINCT ("itemId", "trial"))::int AS pairs, MIN("seq")::int AS "minSeq", MAX("seq")::int AS "maxSeq",
-       COUNT(DISTINCT "seq")::int AS seqs, SUM("em")::float AS em, SUM("f1")::float AS f1,
-       SUM(CASE WHEN "status" = 'error' THEN 1 ELSE 0 END)::int AS errors, SUM("promptTokens" + "completionTokens")::int AS tokens
-     FROM "RunResult" WHERE "runId" = $1`,
-    runId,
-  );
-  const sums = rows[0]!;
-  expect(sums).toMatchObject({ n: items, pairs: items, minSeq: 1, maxSeq: items, seqs: items });
-  const run = await getRun(t.db, runId);
-  expect(run.status).toBe("completed");
-  expect(run.nDone).toBe(items);
-  expect(run.emSum).toBeCloseTo(sums.em, 6);
-  expect(run.f1Sum).toBeCloseTo(sums.f1, 6);
-  expect(run.nErrors).toBe(sums.errors);
-  expect(run.promptTokens + run.completionTokens).toBe(sums.tokens);
-  // The live curve's last point is the run's sums: the running sums were continued from the database, not per worker.
-  const last = await t.db.runResult.findFirstOrThrow({ where: { runId, seq: items } });
-  expect(last.cumEm).toBeCloseTo(run.emSum, 6);
-  expect(await t.db.runWorker.count({ where: { runId } })).toBe(0);
-}
+const startWorker = (name: string, concurrency: number, options: { ttlS?: number; args?: string[]; env?: Record<string, string> } = {}) => workers.start(t, name, concurrency, options);
+const detachedRun = (items: number, concurrency: number) => queueRun(t, server.baseURL, items, concurrency);
+const watchRun = (runId: number, concurrency: number, done: Parameters<typeof watch>[3], timeoutMs: number) => watch(t, runId, concurrency, done, timeoutMs);
+const expectRowsAreTheTruth = (runId: number, items: number) => rowsAreTheTruth(t, runId, items);
 
 describe.runIf(TEST_ENGINE === "postgresql")("a run shared by worker processes on PostgreSQL's queue", () => {
   const ITEMS = 20_000;
@@ -111,7 +40,7 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run shared by worker processes o
     expect([...workersSeen].sort()).toEqual(["w1", "w2", "w3"]);
     await expectRowsAreTheTruth(runId, ITEMS);
     // SIGTERM: each worker stops cleanly.
-    expect(await Promise.all(workers.map(stopWorker))).toEqual([0, 0, 0]);
+    expect(await workers.stopAll()).toEqual([0, 0, 0]);
   }, 120_000);
 
   it("loses and repeats nothing when a worker is killed with SIGKILL twice mid-run and started again", async () => {
@@ -141,7 +70,37 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run shared by worker processes o
     await watchRun(runId, 40, (run) => run.status === "completed", 60_000);
     expect(Date.now() - since).toBeLessThan(60_000);
     await expectRowsAreTheTruth(runId, 3_000);
-    expect((stopped as ChildProcess & { log(): string }).log()).toMatch(/stopping \(SIGTERM\)/);
+    expect(stopped.log()).toMatch(/stopping \(SIGTERM\)/);
+  }, 90_000);
+
+  it("aborts the items still in flight once its drain time (--drain-seconds) is over, and another worker completes the run", async () => {
+    // Every call made before the SIGTERM is held (a slow model); those made after it are answered at once.
+    let holding = true;
+    let releaseHeld = () => undefined as void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    server.setOptions({ faults: { pick: () => (holding ? { kind: "hold", until: held } : undefined) } });
+    try {
+      const runId = await detachedRun(200, 8);
+      // The option wins over the environment (30 s here; 20 s without either).
+      const slow = startWorker("slow", 8, { ttlS: 120, args: ["--drain-seconds", "1"], env: { SKILLBOARD_WORKER_DRAIN_S: "30" } });
+      expect((await pollUntil(async () => server.stats().inFlight, (n) => n === 8, 60_000))).toBe(8);
+      holding = false;
+      const since = Date.now();
+      expect(await stopWorker(slow)).toBe(0);
+      const drainMs = Date.now() - since;
+      process.stderr.write(`queue-workers: a worker with --drain-seconds 1 exited ${drainMs} ms after SIGTERM\n`);
+      expect(drainMs).toBeGreaterThanOrEqual(1_000);
+      expect(drainMs).toBeLessThan(8_000);
+      expect(slow.log()).toContain("the drain time (1 s) is over: the items still in flight are aborted");
+      // Its calls were aborted, not left to finish; nothing of the run is held any more (120 s TTL: no wait for it).
+      expect(await pollUntil(async () => server.stats().inFlight, (n) => n === 0, 5_000)).toBe(0);
+      expect((await getRun(t.db, runId)).nDone).toBe(0);
+      startWorker("w2", 8);
+      await watchRun(runId, 8, (run) => run.status === "completed", 60_000);
+      await expectRowsAreTheTruth(runId, 200);
+    } finally {
+      releaseHeld();
+    }
   }, 90_000);
 
   it("stops every worker's items within a few seconds of a cancel from the dashboard", async () => {
