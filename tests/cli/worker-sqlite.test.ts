@@ -63,7 +63,7 @@ describe("worker (SQLite)", () => {
   }, 90_000);
 
   it("refuses a drain time that is not a whole number of seconds, naming the option or the variable; the option wins", async () => {
-    const refused = [
+    const refused: { args: string[]; env: Record<string, string>; message: string }[] = [
       { args: ["--drain-seconds=-1"], env: {}, message: "error: worker: --drain-seconds must be 0 or more" },
       { args: ["--drain-seconds", "soon"], env: {}, message: 'error: --drain-seconds: expected a whole number, got "soon"' },
       { args: [], env: { SKILLBOARD_WORKER_DRAIN_S: "20s" }, message: 'error: worker: SKILLBOARD_WORKER_DRAIN_S must be a whole number of seconds, 0 or more; got "20s"' },
