@@ -53,8 +53,11 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
   export RUN_ID --format csv|jsonl|seed
   import FILE [--dataset ID] [--skill FILE|ID] [--name NAME]
                                           a results file (seed results.jsonl or Skillboard JSONL) as a run; prints its id
-  worker [--concurrency N] [--name NAME]  execute queued runs and optimisations until stopped (what the dashboard
-                                          starts); on PostgreSQL any number share every run, on any machines`;
+  worker [--concurrency N] [--name NAME] [--drain-seconds N]
+                                          execute queued runs and optimisations until stopped (what the dashboard
+                                          starts); on PostgreSQL any number share every run, on any machines, and
+                                          on SIGTERM the items in flight get N s to finish (SKILLBOARD_WORKER_DRAIN_S,
+                                          default 20)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;

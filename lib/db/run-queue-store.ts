@@ -34,35 +34,67 @@ interface LockedRun {
   nDone: number;
   itemsTotal: number;
   configJson: string;
+  beatMs: number | null;
 }
 
 async function lockRun(query: PgQuery, runId: number): Promise<LockedRun | null> {
-  const [row] = await query(`SELECT "status", "workerId", "nDone", "itemsTotal", "configJson" FROM "Run" WHERE "id" = $1 FOR UPDATE`, [runId]);
+  const [row] = await query(
+    `SELECT "status", "workerId", "nDone", "itemsTotal", "configJson", EXTRACT(EPOCH FROM "heartbeatAt") * 1000 AS "beatMs" FROM "Run" WHERE "id" = $1 FOR UPDATE`,
+    [runId],
+  );
   return (row as unknown as LockedRun | undefined) ?? null;
 }
 
 const iso = (date: Date) => date.toISOString();
 
-/** Queued runs, and the queue's running ones (an optimisation executes its own runs; a run leased to a process is its). */
-export async function listQueueRuns(db: Db): Promise<{ id: number; status: string }[]> {
-  return db.run.findMany({
-    where: { OR: [{ status: "queued" }, { status: "running", workerId: QUEUE_WORKER_ID }], optimizationRuns: { none: {} }, source: "executed" },
-    orderBy: { id: "asc" },
-    select: { id: true, status: true },
-  });
+/**
+ * A "running" run that no live process executes, left under a process's lease (run-lease.ts: a version before the
+ * queue, or any process that died holding it, or released it): the queue's workers take it over. The lease's own rule
+ * says whether it is alive (the process table on its machine, else the heartbeat's age), as when a process claims a run.
+ */
+function leftByDeadProcess(run: { status: string; workerId: string | null; heartbeatAt: Date | null }): boolean {
+  if (run.status !== "running" || run.workerId === QUEUE_WORKER_ID) return false;
+  return run.workerId === null || !leaseIsAlive(run.workerId, run.heartbeatAt);
+}
+
+export interface QueueRunListing {
+  id: number;
+  status: string;
+  /** QUEUE_WORKER_ID, or the dead process lease a worker takes the run over from (null for a queued run). */
+  workerId: string | null;
+  resumedAt: Date | null;
 }
 
 /**
- * Makes sure the run has jobs for its missing results: a queued run (new, or resumed) gets its chunks and becomes
- * "running", in one transaction; a running one whose jobs are all gone with results still missing (a process died
- * between steps) gets them again. Any worker may call this; the run's row lock makes one of them do it.
+ * The runs the queue's workers execute: queued ones, the queue's running ones, and running ones a dead process left
+ * (ensureRunChunks turns them into the queue's). Not an optimisation's runs (it executes them itself), nor a run a live
+ * process holds through its lease.
  */
-export async function ensureRunChunks(db: Db, queue: RunQueue, runId: number, plan: () => ChunkData[]): Promise<void> {
+export async function listQueueRuns(db: Db): Promise<QueueRunListing[]> {
+  const runs = await db.run.findMany({
+    where: { status: { in: ["queued", "running"] }, optimizationRuns: { none: {} }, source: "executed" },
+    orderBy: { id: "asc" },
+    select: { id: true, status: true, workerId: true, heartbeatAt: true, resumedAt: true },
+  });
+  return runs
+    .filter((run) => run.status === "queued" || run.workerId === QUEUE_WORKER_ID || leftByDeadProcess(run))
+    .map(({ id, status, workerId, resumedAt }) => ({ id, status, workerId, resumedAt }));
+}
+
+/**
+ * Makes sure the run has jobs for its missing results: a queued run (new, or resumed), or a running one a dead process
+ * left under its lease, gets its chunks and becomes the queue's "running" run, in one transaction (its stored results
+ * stay: a chunk skips them); a queue's run whose jobs are all gone with results still missing (a process died between
+ * steps) gets them again. Any worker may call this; the run's row lock makes one of them do it. Says what it did.
+ */
+export async function ensureRunChunks(db: Db, queue: RunQueue, runId: number, plan: () => ChunkData[]): Promise<"enqueued" | "taken over" | "re-enqueued" | null> {
   await queue.ensureQueue(runId);
-  await pgTransaction(db, async (query) => {
+  return pgTransaction(db, async (query) => {
     const run = await lockRun(query, runId);
-    if (!run) return;
-    if (run.status === "queued") {
+    if (!run) return null;
+    const heartbeatAt = run.beatMs === null ? null : new Date(Number(run.beatMs));
+    const takenOver = leftByDeadProcess({ ...run, heartbeatAt });
+    if (run.status === "queued" || takenOver) {
       await queue.dropOpenJobs(query, runId);
       await queue.enqueue(query, runId, plan());
       const now = iso(new Date());
@@ -73,9 +105,13 @@ export async function ensureRunChunks(db: Db, queue: RunQueue, runId: number, pl
         [runId, QUEUE_WORKER_ID, now],
       );
       await query(`DELETE FROM "RunWorker" WHERE "runId" = $1`, [runId]);
-    } else if (run.status === "running" && run.workerId === QUEUE_WORKER_ID && run.nDone < run.itemsTotal && (await queue.openJobs(query, runId)) === 0) {
-      await queue.enqueue(query, runId, plan());
+      return takenOver ? "taken over" : "enqueued";
     }
+    if (run.status === "running" && run.workerId === QUEUE_WORKER_ID && run.nDone < run.itemsTotal && (await queue.openJobs(query, runId)) === 0) {
+      await queue.enqueue(query, runId, plan());
+      return "re-enqueued";
+    }
+    return null;
   });
 }
 

@@ -8,10 +8,13 @@ import type { OrdinalSelection } from "../db/pending-items";
 import type { ChatModel } from "../model/types";
 import type { RunSettings } from "../runs/run-config";
 import type { ItemResult, RolloutItem } from "../runs/types";
-import { agentConcurrency, prepareRunBackend } from "./run-backend";
+import { agentConcurrency, prepareRunBackend, processConcurrency } from "./run-backend";
 import { runBatch, type LiveGauges } from "./run-batch";
 import { planRunSelection, selectionSize } from "./select-items";
 import { systemicFailureMessage } from "./systemic-failure";
+
+/** How long, by default, the items in flight may take to finish once the worker is told to stop (SKILLBOARD_WORKER_DRAIN_S). */
+export const DEFAULT_DRAIN_MS = 20_000;
 
 export interface ParticipationOptions {
   db: Db;
@@ -48,10 +51,15 @@ export function planChunks(size: number, trials: number, concurrency: number): C
   return chunks;
 }
 
-export async function planRunChunks(db: Db, runId: number): Promise<{ chunks: ChunkData[]; settings: RunSettings }> {
+/**
+ * What a worker needs before it joins a run: the run's chunks (if it is the one to enqueue them), its concurrency, and
+ * how many of its items this process may run at once (processConcurrency; throws when it cannot run them here).
+ */
+export async function planRunPart(db: Db, runId: number): Promise<{ chunks: ChunkData[]; settings: RunSettings; share: number }> {
   const run = await getRun(db, runId);
+  const share = processConcurrency(run.config);
   const selection = await planRunSelection(db, await getDataset(db, run.datasetId), run.config.settings);
-  return { chunks: planChunks(selectionSize(selection), run.config.settings.trials, run.config.settings.concurrency), settings: run.config.settings };
+  return { chunks: planChunks(selectionSize(selection), run.config.settings.trials, run.config.settings.concurrency), settings: run.config.settings, share };
 }
 
 /** Waits `ms`, or less if `signal` aborts. */
@@ -88,7 +96,14 @@ export async function takePartInRun(options: ParticipationOptions): Promise<stri
   const stop = new AbortController();
   setMaxListeners(options.slots + 16, stop.signal);
   const draining = () => options.drain.aborted || stop.signal.aborted;
-  const onDrain = () => setTimeout(() => stop.abort("shutdown"), options.drainMs ?? 20_000).unref();
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const onDrain = () => {
+    drainTimer = setTimeout(() => {
+      log(`run ${runId}: the drain time (${drainMs / 1000} s) is over: the items still in flight are aborted and their chunks given back`);
+      stop.abort("shutdown");
+    }, drainMs).unref();
+  };
   options.drain.addEventListener("abort", onDrain, { once: true });
   /** Chunks held: how many of their items are not stored yet. */
   const held = new Map<string, number>();
@@ -172,6 +187,7 @@ export async function takePartInRun(options: ParticipationOptions): Promise<stri
     return ended;
   } finally {
     clearInterval(heartbeat);
+    clearTimeout(drainTimer);
     options.drain.removeEventListener("abort", onDrain);
     // Chunks not finished go back now, for another worker (or this one's next start) to take.
     const unfinished = [...held.entries()].filter(([, left]) => left > 0).map(([jobId]) => jobId);

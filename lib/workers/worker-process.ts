@@ -10,7 +10,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { getPriority, setPriority } from "node:os";
 import { join } from "node:path";
-import type { Workers } from "./inline-workers";
+import { DEFAULT_DRAIN_MS } from "../rollout/queue-participation";
+import { workerDrainSeconds, type Workers } from "./inline-workers";
 
 /** The message that asks the child to look for work now. */
 export const WAKE_MESSAGE = "wake";
@@ -19,7 +20,8 @@ const RESTART_DELAY_MS = 1_000;
 /** A child that lived less than this is a failed start; this many in a row and the server stops trying. */
 const QUICK_EXIT_MS = 5_000;
 const MAX_QUICK_EXITS = 5;
-const STOP_TIMEOUT_MS = 10_000;
+/** After its drain time (the items in flight finishing, SKILLBOARD_WORKER_DRAIN_S), how long the child may take to exit. */
+const STOP_GRACE_MS = 10_000;
 /**
  * How much nicer than the server the child runs (0 = the server's own priority; 19 at most, the lowest there is),
  * SKILLBOARD_WORKER_NICE. A run at full speed takes every CPU it can get, and the pages and live polls then waited for
@@ -87,7 +89,15 @@ export function startWorkerProcess(options: WorkerProcessOptions = {}): Workers 
       if (!current || current.exitCode !== null || current.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => current.once("exit", () => resolve()));
       current.kill("SIGTERM");
-      const deadline = setTimeout(() => current.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      // A bad SKILLBOARD_WORKER_DRAIN_S made the child exit at start; the default is as good a bound as any then.
+      const drainMs = (() => {
+        try {
+          return workerDrainSeconds() * 1000;
+        } catch {
+          return DEFAULT_DRAIN_MS;
+        }
+      })();
+      const deadline = setTimeout(() => current.kill("SIGKILL"), drainMs + STOP_GRACE_MS);
       await exited;
       clearTimeout(deadline);
     },

@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun } from "@/lib/db";
-import { spawnCli } from "../support/cli";
+import { runCli, spawnCli } from "../support/cli";
 import { pollUntil } from "../support/poll";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { createStoredRun, makeItems } from "../support/rollout-fixtures";
@@ -26,8 +26,8 @@ function exited(child: ReturnType<typeof spawnCli>): Promise<number | null> {
   return once(child, "exit").then(([code]) => code as number | null);
 }
 
-function startWorker(name: string) {
-  const child = spawnCli(["worker", "--name", name], { databaseUrl: t.url, env: { OPENAI_API_KEY: "test-key" } });
+function startWorker(name: string, args: string[] = [], env: Record<string, string> = {}) {
+  const child = spawnCli(["worker", "--name", name, ...args], { databaseUrl: t.url, env: { OPENAI_API_KEY: "test-key", ...env } });
   let stderr = "";
   let stdout = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -61,4 +61,23 @@ describe("worker (SQLite)", () => {
     second.child.kill("SIGTERM");
     await exited(second.child);
   }, 90_000);
+
+  it("refuses a drain time that is not a whole number of seconds, naming the option or the variable; the option wins", async () => {
+    const refused: { args: string[]; env: Record<string, string>; message: string }[] = [
+      { args: ["--drain-seconds=-1"], env: {}, message: "error: worker: --drain-seconds must be 0 or more" },
+      { args: ["--drain-seconds", "soon"], env: {}, message: 'error: --drain-seconds: expected a whole number, got "soon"' },
+      { args: [], env: { SKILLBOARD_WORKER_DRAIN_S: "20s" }, message: 'error: worker: SKILLBOARD_WORKER_DRAIN_S must be a whole number of seconds, 0 or more; got "20s"' },
+    ];
+    for (const { args, env, message } of refused) {
+      const result = await runCli(["worker", ...args], { databaseUrl: t.url, env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim()).toBe(message);
+      expect(result.stdout).toBe("");
+    }
+    // The option given, the variable is not even read.
+    const worker = startWorker("w1", ["--drain-seconds", "5"], { SKILLBOARD_WORKER_DRAIN_S: "20s" });
+    await pollUntil(async () => worker.stderr(), (text) => text.includes("[w1] worker "));
+    worker.child.kill("SIGTERM");
+    expect(await exited(worker.child)).toBe(0);
+  }, 60_000);
 });

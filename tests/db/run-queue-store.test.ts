@@ -2,7 +2,8 @@
 // that is gone stops counting, the run's gauges are the sums of its workers' and the live view lists them.
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureRunChunks, getRun, heartbeatQueueRun, joinQueueRun, leaveQueueRun, queueWorkerIdentity } from "@/lib/db";
+import { ensureRunChunks, getRun, heartbeatQueueRun, joinQueueRun, leaveQueueRun, listQueueRuns, queueWorkerIdentity } from "@/lib/db";
+import { pgTransaction } from "@/lib/db/postgres-client";
 import { openRunQueue, type RunQueue } from "@/lib/db/run-queue";
 import { planChunks } from "@/lib/rollout/queue-participation";
 import { loadRunLive } from "@/app/_lib/live-payload";
@@ -59,4 +60,21 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run on PostgreSQL's queue", () =
     expect(await joinQueueRun(t.db, queue, run.id, live, 4)).toBe(4);
     expect((await t.db.runWorker.findMany({ where: { runId: run.id } })).map((w) => w.name)).toEqual(["live"]);
   });
+
+  it("turns a run a dead process lease left running into the queue's, once when workers try at the same time; a live lease is kept", async () => {
+    const dead = await createStoredRun(t.db, { items: makeItems(20), baseURL: "http://127.0.0.1:9/v1", settings: { concurrency: 4 }, leaseFor: `${hostname()}:4194999:old` });
+    const attempts = await Promise.all([1, 2, 3].map(() => ensureRunChunks(t.db, queue, dead.id, () => planChunks(20, 1, 4))));
+    expect(attempts.sort()).toEqual([null, null, "taken over"]);
+    expect(await getRun(t.db, dead.id)).toMatchObject({ status: "running", workerId: "queue" });
+    expect(await pgOpenJobs(dead.id)).toBe(planChunks(20, 1, 4).length);
+
+    const live = await createStoredRun(t.db, { items: makeItems(20), baseURL: "http://127.0.0.1:9/v1", settings: { concurrency: 4 }, leaseFor: `${hostname()}:${process.pid}:live` });
+    expect(await ensureRunChunks(t.db, queue, live.id, () => planChunks(20, 1, 4))).toBeNull();
+    expect(await getRun(t.db, live.id)).toMatchObject({ status: "running", workerId: `${hostname()}:${process.pid}:live` });
+    expect(await pgOpenJobs(live.id)).toBe(0);
+    expect((await listQueueRuns(t.db)).map((run) => run.id)).toContain(dead.id);
+    expect((await listQueueRuns(t.db)).map((run) => run.id)).not.toContain(live.id);
+  });
+
+  const pgOpenJobs = (runId: number) => pgTransaction(t.db, (query) => queue.openJobs(query, runId));
 });

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getRun, requestCancel } from "@/lib/db";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
+import { pollUntil } from "../support/poll";
 import { detachedRun, expectRowsAreTheTruth, stopWorker, watchRun, workerPool } from "../support/queue-run";
 import { createTestDb, TEST_ENGINE, type TestDatabase } from "../support/test-db";
 
@@ -66,6 +67,36 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run shared by worker processes o
     expect(Date.now() - since).toBeLessThan(60_000);
     await expectRowsAreTheTruth(t.db, runId, 3_000);
     expect(stopped.log()).toMatch(/stopping \(SIGTERM\)/);
+  }, 90_000);
+
+  it("aborts the items still in flight once its drain time (--drain-seconds) is over, and another worker completes the run", async () => {
+    // Every call made before the SIGTERM is held (a slow model); those made after it are answered at once.
+    let holding = true;
+    let releaseHeld = () => undefined as void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    server.setOptions({ faults: { pick: () => (holding ? { kind: "hold", until: held } : undefined) } });
+    try {
+      const runId = await detachedRun(t, server.baseURL, 200, 8);
+      // The option wins over the environment (30 s here; 20 s without either).
+      const slow = workers.start("slow", 8, { ttlS: 120, args: ["--drain-seconds", "1"], env: { SKILLBOARD_WORKER_DRAIN_S: "30" } });
+      expect((await pollUntil(async () => server.stats().inFlight, (n) => n === 8, 60_000))).toBe(8);
+      holding = false;
+      const since = Date.now();
+      expect(await stopWorker(slow)).toBe(0);
+      const drainMs = Date.now() - since;
+      process.stderr.write(`queue-workers: a worker with --drain-seconds 1 exited ${drainMs} ms after SIGTERM\n`);
+      expect(drainMs).toBeGreaterThanOrEqual(1_000);
+      expect(drainMs).toBeLessThan(8_000);
+      expect(slow.log()).toContain("the drain time (1 s) is over: the items still in flight are aborted");
+      // Its calls were aborted, not left to finish; nothing of the run is held any more (120 s TTL: no wait for it).
+      expect(await pollUntil(async () => server.stats().inFlight, (n) => n === 0, 5_000)).toBe(0);
+      expect((await getRun(t.db, runId)).nDone).toBe(0);
+      workers.start("w2", 8);
+      await watchRun(t.db, runId, 8, (run) => run.status === "completed", 60_000);
+      await expectRowsAreTheTruth(t.db, runId, 200);
+    } finally {
+      releaseHeld();
+    }
   }, 90_000);
 
   it("stops every worker's items within a few seconds of a cancel from the dashboard", async () => {

@@ -1,6 +1,6 @@
 /**
  * A run on PostgreSQL's queue, as the tests of several worker processes drive it: `worker` processes started and
- * stopped (tests/rollout/queue-workers.test.ts, tests/app/dashboard-killed.server.test.ts), a run queued with
+ * stopped (tests/rollout/queue-*.test.ts, tests/app/dashboard-killed.server.test.ts, run-workers.browser.test.ts), a run queued with
  * `run --detach`, a watch that checks the run's concurrency bound across workers while it goes, and the check that the
  * result rows are the truth (each (item, trial) once, seq 1..n without gap or repeat, the counters their sums).
  */
@@ -21,19 +21,32 @@ export interface QueueDatabase {
 
 export type WorkerProcess = ChildProcess & { log(): string };
 
-/** The `worker` processes a test started; `stopAll` ends those still running (in the test's afterEach). */
-export interface WorkerPool {
-  start(name: string, concurrency: number, options?: { ttlS?: number }): WorkerProcess;
-  stopAll(): Promise<void>;
+export interface WorkerStartOptions {
+  /** The chunk lease's TTL (SKILLBOARD_WORKER_TTL_S); the pool's default otherwise. */
+  ttlS?: number;
+  /** More `worker` options (e.g. --drain-seconds). */
+  args?: string[];
+  env?: Record<string, string>;
 }
 
-export function workerPool(databaseUrl: () => string, defaultTtlS: number): WorkerPool {
+/** The `worker` processes a test started; `stopAll` ends those still running (in the test's afterEach) with their exit codes. */
+export interface WorkerPool {
+  start(name: string, concurrency: number, options?: WorkerStartOptions): WorkerProcess;
+  stopAll(): Promise<(number | null)[]>;
+}
+
+/** `worker --concurrency N --name NAME [args]` processes on the database at `databaseUrl()`; each one's stderr is kept. */
+export function workerPool(databaseUrl: () => string, defaultTtlS: number, dataDir?: () => string): WorkerPool {
   let workers: WorkerProcess[] = [];
   return {
     start(name, concurrency, options = {}) {
-      const child = spawnCli(["worker", "--concurrency", String(concurrency), "--name", name], {
+      const child = spawnCli(["worker", "--concurrency", String(concurrency), "--name", name, ...(options.args ?? [])], {
         databaseUrl: databaseUrl(),
-        env: { SKILLBOARD_WORKER_TTL_S: String(options.ttlS ?? defaultTtlS) },
+        env: {
+          SKILLBOARD_WORKER_TTL_S: String(options.ttlS ?? defaultTtlS),
+          ...(dataDir ? { SKILLBOARD_DATA_DIR: dataDir() } : {}),
+          ...options.env,
+        },
         stdio: ["ignore", "ignore", "pipe"],
       });
       let log = "";
@@ -43,8 +56,9 @@ export function workerPool(databaseUrl: () => string, defaultTtlS: number): Work
       return worker;
     },
     async stopAll() {
-      await Promise.all(workers.map(stopWorker));
+      const codes = await Promise.all(workers.map(stopWorker));
       workers = [];
+      return codes;
     },
   };
 }
@@ -59,7 +73,7 @@ export function stopWorker(child: ChildProcess): Promise<number | null> {
 
 /** Queues a run of `items` items for the workers (`run --detach`) against the model server at `modelURL`. */
 export async function detachedRun(t: QueueDatabase, modelURL: string, items: number, concurrency: number): Promise<number> {
-  const file = join(t.dir, "items.jsonl");
+  const file = join(t.dir, `items-${items}-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, makeItems(items).map((item) => JSON.stringify(item)).join("\n"));
   const queued = await runCli(["run", "--dataset", file, "--skill", INITIAL_SKILL, "--base-url", modelURL, "--concurrency", String(concurrency), "--detach"], {
     databaseUrl: t.url,
