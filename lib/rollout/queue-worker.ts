@@ -22,6 +22,8 @@ export interface QueueWorkerOptions {
   model?: ChatModel;
   dataDir?: string;
   log?: (line: string) => void;
+  /** What went wrong (a run it cannot start, the queue failing): `log` by default; a CLI `run` shows only these. */
+  warn?: (line: string) => void;
   onResult?: (result: ItemResult) => void;
 }
 
@@ -39,6 +41,7 @@ const stateOf = (run: Pick<QueueRunListing, "status" | "workerId" | "resumedAt">
  */
 export function startQueueWorker(options: QueueWorkerOptions): RunWorker & { readonly workerId: string } {
   const { db, concurrency = 256, pollMs = 1000, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const warn = options.warn ?? log;
   const workerId = newWorkerId();
   const identity = queueWorkerIdentity(workerId, options.name ?? "worker");
   const active = new Map<number, { slots: number; done: Promise<unknown> }>();
@@ -64,7 +67,7 @@ export function startQueueWorker(options: QueueWorkerOptions): RunWorker & { rea
         await join(q, run, free).catch((error: unknown) => failedToStart(run.id, error));
       }
     } catch (error) {
-      log(`queue worker: ${(error as Error).message}`);
+      warn(`queue worker: ${(error as Error).message}`);
     } finally {
       polling = false;
     }
@@ -100,7 +103,7 @@ export function startQueueWorker(options: QueueWorkerOptions): RunWorker & { rea
     // In the state the run is in now (this worker may just have made it the queue's): only a later change is news.
     const run = await getRun(db, runId).catch(() => null);
     const line = backoff.failed(runId, run ? stateOf(run) : "gone", (error as Error).message);
-    if (line) log(`run ${runId}: ${line}`);
+    if (line) warn(`run ${runId}: ${line}`);
   }
 
   const poller = startPoller(poll, pollMs);

@@ -29,7 +29,9 @@ export async function takePartInQueuedRun(
     concurrency: run.config.settings.concurrency,
     model: options.model,
     pollMs: 250,
+    // Not its comings and goings (the progress lines say what happens), but why it cannot take part when it cannot.
     log: () => undefined,
+    warn: (message) => options.onEvent?.({ kind: "warning", message }),
     onResult: (result) => {
       completed++;
       correct += result.hard;

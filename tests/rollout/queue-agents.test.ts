@@ -10,6 +10,7 @@ import { createRunFor } from "@/lib/rollout";
 import { startQueueWorker } from "@/lib/rollout/queue-worker";
 import { RunSettingsSchema } from "@/lib/runs";
 import { AGENTS_CONFIG, AGENTS_DIR } from "../support/agents";
+import { spawnCli } from "../support/cli";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
 import { pollUntil } from "../support/poll";
 import { expectRowsAreTheTruth, workerPool } from "../support/queue-run";
@@ -115,4 +116,25 @@ describe.runIf(TEST_ENGINE === "postgresql")("agent runs on PostgreSQL's queue",
     const ranBy = await t.db.runItemExec.groupBy({ by: ["workerName"], where: { runId: agentRunId }, _count: true });
     expect(ranBy.map((row) => [row.workerName, row._count])).toEqual([["equipped", 12]]);
   }, 120_000);
+
+  it("tells a CLI run that cannot take part on this machine why it waits, on stderr", async () => {
+    const agentRunId = (await agentRun("fake", 4, 2, AGENTS_CONFIG)).id;
+    const missing = agentsFile("missing.json", { fake: { command: ["skillboard-no-such-agent-program"] } });
+    const cli = spawnCli(["run", "--resume", String(agentRunId)], { databaseUrl: t.url, env: { SKILLBOARD_CONFIG: missing, SKILLBOARD_DATA_DIR: t.dir } });
+    let stdout = "";
+    let stderr = "";
+    cli.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    cli.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) => cli.once("exit", resolve));
+    try {
+      const error = `run ${agentRunId}: cannot take part: agent "fake": its program "skillboard-no-such-agent-program" is not installed on this server`;
+      expect(await pollUntil(async () => stderr, (text) => text.includes(error), 60_000)).toContain(error);
+      // Said as a progress line, not as data: nothing on stdout while it waits.
+      expect(stdout).toBe("");
+      expect(await getRun(t.db, agentRunId)).toMatchObject({ nDone: 0 });
+    } finally {
+      cli.kill("SIGINT");
+      await exited;
+    }
+  }, 90_000);
 });
