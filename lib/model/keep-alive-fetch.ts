@@ -28,10 +28,14 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
     for (const [name, value] of entries) headers[name] = value;
   }
-  const body = typeof init.body === "string" ? init.body : init.body == null ? undefined : null;
+  // Encoded into a Buffer here, once, outside V8's heap. Written as a string instead, node:http joins it to the header
+  // text and flattens the two into a copy on the heap before encoding it; with a skill that has any character past
+  // U+00FF (a curly quote), the SDK's JSON body is a two-byte string of ~34 KB, so that copy is twice the bytes sent.
+  // Allocation sampling of a 20,000 / 256 / 50 run: the write path's allocations per request halved; CPU per item
+  // 0.915 → 0.868 ms (mean of seven alternating runs on a loaded machine).
+  const body = typeof init.body === "string" ? Buffer.from(init.body, "utf8") : init.body == null ? undefined : null;
   if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string body is supported"));
-  // The string goes to the socket as it is (encoded once, by the write): no Buffer copy of every request body.
-  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+  if (body !== undefined) headers["content-length"] = String(body.length);
 
   return new Promise<Response>((resolve, reject) => {
     const request = (url.protocol === "http:" ? http : https).request(url, { method: init.method ?? "GET", headers, agent });
@@ -59,7 +63,7 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
         resolve(NULL_BODY_STATUSES.has(status) ? new Response(null, init) : new BufferedResponse(Buffer.concat(chunks), init));
       });
     });
-    request.end(body, "utf8");
+    request.end(body);
   });
 }
 
