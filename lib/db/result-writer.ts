@@ -79,7 +79,7 @@ export class ResultWriter {
     const { runId, gauges } = this;
     const outcome = await storeResults(this.db, runId, batch, (start, fresh) => {
       const totals = { em: 0, f1: 0, subEm: 0, agentOk: 0, errors: 0, timeouts: 0, prompt: 0, completion: 0, latency: 0, retries: 0, rateLimited: 0 };
-      // Each table's rows in one insert (multi-row on PostgreSQL); the explorer's search index follows the rows by itself.
+      // Each table's rows in one insert (multi-row on PostgreSQL); the explorer's search index catches up later (search-index.ts).
       const results: SqlValue[][] = [];
       const conversations: SqlValue[][] = [];
       const execs: SqlValue[][] = [];

@@ -13,7 +13,7 @@ export const IMPORTED_BACKEND = "imported" as const;
 
 /**
  * Stores an imported run: the Run row (source "imported"), then every result through the ResultWriter (rows,
- * conversations, the search index, counters and running sums, exactly as a rollout writes them) in transactions of
+ * conversations, counters and running sums, exactly as a rollout writes them) in transactions of
  * RESULTS_PER_TRANSACTION, sharing the event loop between them so a run executing meanwhile keeps writing, then marks
  * it completed. Until then the run reads as failed ("import did not finish"), never as queued, so no worker picks it
  * up; if storing the results fails the run is deleted again.
