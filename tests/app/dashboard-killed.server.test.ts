@@ -2,15 +2,12 @@
 // machine dying mid-run (server and worker process killed outright, nothing released) loses and repeats nothing: the
 // other workers take its chunks back once their lease (the TTL) runs out, the dashboard started again on the same
 // database takes part again, and the run completes with one result per item, the counters the sums of the rows.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "@/lib/db";
 import { BUILD_TIMEOUT_MS, startAppServer, type AppServer } from "../support/app-server";
 import { dashboardWorkerPid } from "../support/dashboard-worker";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { usePgAppWorld } from "../support/pg-app-world";
 import { pollUntil } from "../support/poll";
 import { detachedRun, expectRowsAreTheTruth, stopWorker, watchRun, workerPool } from "../support/queue-run";
 
@@ -21,41 +18,27 @@ const CONCURRENCY = 150;
 const PER_WORKER = 50;
 
 describe("the dashboard's machine dying mid-run on PostgreSQL", () => {
-  let cluster: PgCluster | undefined;
-  let fake: FakeOpenAIServer | undefined;
+  const world = usePgAppWorld("dashboard_killed", 1);
   let db: Db | undefined;
-  let url = "";
-  let dir = "";
   const apps: AppServer[] = [];
-  const workers = workerPool(() => url, TTL_S);
-
-  beforeAll(async () => {
-    cluster = await startPgCluster();
-    cluster.psql("CREATE DATABASE dashboard_killed");
-    url = cluster.url("dashboard_killed");
-    dir = mkdtempSync(join(tmpdir(), "skillboard-dashboard-killed-"));
-    fake = await startFakeOpenAIServer({ latencyMs: 1, recordRequests: false });
-  });
+  const workers = workerPool(() => world.url, TTL_S);
 
   afterAll(async () => {
     await workers.stopAll();
     for (const app of apps) await app.stop();
     await db?.$disconnect();
-    await fake?.close();
-    cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   it("loses and repeats nothing when the dashboard's server and worker process are killed and it is started again", async () => {
-    const env = { DATABASE_URL: url, SKILLBOARD_WORKER_TTL_S: String(TTL_S), SKILLBOARD_WORKER_CONCURRENCY: String(PER_WORKER) };
+    const env = { DATABASE_URL: world.url, SKILLBOARD_WORKER_TTL_S: String(TTL_S), SKILLBOARD_WORKER_CONCURRENCY: String(PER_WORKER) };
     const first = await startAppServer({ env });
     apps.push(first);
     // Its boot migrated the empty PostgreSQL database and seeded the demo.
-    db = openDatabase(url);
+    db = openDatabase(world.url);
     expect(await db.dataset.count()).toBeGreaterThan(0);
     const firstWorker = await dashboardWorkerPid(first.pid);
 
-    const runId = await detachedRun({ db, url, dir }, fake!.baseURL, ITEMS, CONCURRENCY);
+    const runId = await detachedRun({ db, url: world.url, dir: world.dir }, world.model.baseURL, ITEMS, CONCURRENCY);
     const cliWorkers = ["w1", "w2"].map((name) => workers.start(name, PER_WORKER));
     const started = Date.now();
     const { workersSeen } = await watchRun(db, runId, CONCURRENCY, (run) => run.nDone >= 3_000, 60_000);
@@ -71,7 +54,7 @@ describe("the dashboard's machine dying mid-run on PostgreSQL", () => {
     const killedAt = (await db.run.findUniqueOrThrow({ where: { id: runId } })).nDone;
     expect(killedAt).toBeLessThan(ITEMS);
     // Slower answers while the dashboard boots again (5-10 s here), so the run is still going when it is back.
-    fake!.setOptions({ latencyMs: 500 });
+    world.model.setOptions({ latencyMs: 500 });
     const second = await startAppServer({ env });
     apps.push(second);
     await dashboardWorkerPid(second.pid);
@@ -85,7 +68,7 @@ describe("the dashboard's machine dying mid-run on PostgreSQL", () => {
     );
     expect(back).toMatchObject({ name: "dashboard", slots: PER_WORKER });
     expect(back!.inFlight).toBeGreaterThan(0);
-    fake!.setOptions({ latencyMs: 1 });
+    world.model.setOptions({ latencyMs: 1 });
 
     await watchRun(db, runId, CONCURRENCY, (run) => run.status === "completed", 100_000);
     process.stderr.write(`dashboard-killed: 20,000 items in ${((Date.now() - started) / 1000).toFixed(1)} s, dashboard killed at ${killedAt}\n`);

@@ -1,14 +1,11 @@
 // The run page on PostgreSQL, in a real browser: while a run is shared by the dashboard's worker process and two CLI
 // workers, the workers table names each one with its host, slots and items in flight, its heading saying how many of
 // the run's concurrency they hold; a worker that is stopped leaves the table; once the run completes the table goes.
-import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostname } from "node:os";
+import { afterAll, describe, expect, it } from "vitest";
 import { screenshot } from "../support/browser";
 import { useBrowserApp } from "../support/browser-app";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server";
-import { startPgCluster, type PgCluster } from "../support/pg-cluster";
+import { usePgAppWorld } from "../support/pg-app-world";
 import { detachedRun, stopWorker, workerPool } from "../support/queue-run";
 
 const ITEMS = 3_000;
@@ -17,29 +14,13 @@ const CONCURRENCY = 25;
 const PER_WORKER = 10;
 
 describe("the workers table of the run page on PostgreSQL (browser)", () => {
-  let cluster: PgCluster | undefined;
-  let fake: FakeOpenAIServer | undefined;
-  let dir = "";
-  let url = "";
-  const workers = workerPool(() => url, 5);
-
-  // Written before useBrowserApp: the database and the model server are there when the app starts, and outlive it.
-  beforeAll(async () => {
-    cluster = await startPgCluster();
-    cluster.psql("CREATE DATABASE run_workers");
-    url = cluster.url("run_workers");
-    dir = mkdtempSync(join(tmpdir(), "skillboard-run-workers-"));
-    // Slow enough answers that every worker has items in flight while the page is looked at.
-    fake = await startFakeOpenAIServer({ latencyMs: 300, recordRequests: false });
-  });
-  afterAll(async () => {
-    await fake?.close();
-    cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+  // Before useBrowserApp: the database and the model server are there when the app starts, and outlive it. Slow enough
+  // answers that every worker has items in flight while the page is looked at.
+  const world = usePgAppWorld("run_workers", 300);
+  const workers = workerPool(() => world.url, 5);
 
   const app = useBrowserApp(() => ({
-    env: { DATABASE_URL: url, SKILLBOARD_WORKER_TTL_S: "5", SKILLBOARD_WORKER_CONCURRENCY: String(PER_WORKER) },
+    env: { DATABASE_URL: world.url, SKILLBOARD_WORKER_TTL_S: "5", SKILLBOARD_WORKER_CONCURRENCY: String(PER_WORKER) },
     viewport: { width: 1280, height: 1000 },
   }));
   // Before the app stops (afterAll hooks run in reverse order).
@@ -47,7 +28,7 @@ describe("the workers table of the run page on PostgreSQL (browser)", () => {
 
   it("lists the workers on the run with their host, slots and items in flight, drops a stopped one, and goes when the run completes", async () => {
     const { page, errors } = app.browser;
-    const runId = await detachedRun({ db: app.db, url, dir }, fake!.baseURL, ITEMS, CONCURRENCY);
+    const runId = await detachedRun({ db: app.db, url: world.url, dir: world.dir }, world.model.baseURL, ITEMS, CONCURRENCY);
     const w2 = workers.start("w2", PER_WORKER);
     workers.start("w1", PER_WORKER);
     await page.goto(`${app.baseURL}/runs/${runId}`);
@@ -92,7 +73,7 @@ describe("the workers table of the run page on PostgreSQL (browser)", () => {
     await expect(page.getByTestId("run-status").innerText()).resolves.toBe("running");
 
     // The rest at full speed: once the run completes, nobody is on it and the table is gone.
-    fake!.setOptions({ latencyMs: 1 });
+    world.model.setOptions({ latencyMs: 1 });
     await expect.poll(() => page.getByTestId("run-status").innerText(), { timeout: 90_000 }).toBe("completed");
     await expect.poll(() => table.count(), { timeout: 10_000 }).toBe(0);
     await expect(panel.count()).resolves.toBe(0);
