@@ -1,15 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { getDb, NotFoundError, RunBusyError } from "../db";
-import { datasetCommand, skillCommand } from "./commands/catalog";
-import { cacheCommand } from "./commands/cache";
-import { exportCommand } from "./commands/export";
-import { importCommand } from "./commands/import";
-import { promptCommand } from "./commands/prompt";
-import { optimizeCommand } from "./commands/optimize";
-import { runCommand } from "./commands/run";
-import { workerCommand } from "./commands/worker";
-import { scoreCommand } from "./commands/score";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
 
 // V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
@@ -63,17 +54,19 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   // Opened on first use: score and prompt never touch the database.
   const db = () => getDb();
+  // Each command is loaded when it is run (scripts/cli.mjs bundles them as chunks of their own): `skill list` does not
+  // load the rollout, the optimiser, the agents or the queue.
   switch (command) {
-    case "score": return scoreCommand();
-    case "prompt": return promptCommand(args);
-    case "dataset": return datasetCommand(db, args);
-    case "skill": return skillCommand(db, args);
-    case "run": return runCommand(db, args);
-    case "optimize": return optimizeCommand(db, args);
-    case "cache": return cacheCommand(db, args);
-    case "export": return exportCommand(db, args);
-    case "import": return importCommand(db, args);
-    case "worker": return workerCommand(db, args);
+    case "score": return (await import("./commands/score")).scoreCommand();
+    case "prompt": return (await import("./commands/prompt")).promptCommand(args);
+    case "dataset": return (await import("./commands/catalog")).datasetCommand(db, args);
+    case "skill": return (await import("./commands/catalog")).skillCommand(db, args);
+    case "run": return (await import("./commands/run")).runCommand(db, args);
+    case "optimize": return (await import("./commands/optimize")).optimizeCommand(db, args);
+    case "cache": return (await import("./commands/cache")).cacheCommand(db, args);
+    case "export": return (await import("./commands/export")).exportCommand(db, args);
+    case "import": return (await import("./commands/import")).importCommand(db, args);
+    case "worker": return (await import("./commands/worker")).workerCommand(db, args);
     case undefined: case "help": case "--help": case "-h":
       logLine(USAGE);
       return command === undefined ? 2 : 0;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import pg from "pg";
+import { loadPg } from "./postgres-packages";
 import { listMigrations, type MigrationReport } from "./migrate";
 
 const MIGRATIONS_DIR = resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "postgresql", "migrations");
@@ -28,7 +28,7 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  */
 export async function applyPostgresMigrations(url: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<MigrationReport> {
   const names = listMigrations(MIGRATIONS_DIR);
-  const client = new pg.Client({ connectionString: url });
+  const client = new (loadPg().Client)({ connectionString: url });
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);

@@ -1,5 +1,6 @@
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
+import { loadPg, loadPrismaPg } from "./postgres-packages";
 import { PrismaClient } from "../../generated/prisma-pg/client";
 import type { Db } from "./client";
 import { registerEngine } from "./engine";
@@ -16,8 +17,8 @@ const TRANSACTION_LOCK = 7_265_146_701;
  * client has the same models as the SQLite one (one data model, scripts/pg-schema.ts), so it is typed as Db.
  */
 export function openPostgresDatabase(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.SKILLBOARD_PG_POOL_MAX) || 10 });
-  const factory = new PrismaPg(pool, { disposeExternalPool: true });
+  const pool = new (loadPg().Pool)({ connectionString: url, max: Number(process.env.SKILLBOARD_PG_POOL_MAX) || 10 });
+  const factory = new (loadPrismaPg().PrismaPg)(pool, { disposeExternalPool: true });
   const connect = factory.connect.bind(factory);
   let migrated: Promise<unknown> | null = null;
   factory.connect = async () => {

@@ -11,7 +11,7 @@
  * (keepAlive). A worker killed outright stops renewing; the next reclaim (any live worker, every few seconds) after the
  * TTL puts its chunks back. That and the transactional enqueue are the two statements here on pg-boss's own table.
  */
-import PgBoss from "pg-boss";
+import { loadPgBoss } from "./postgres-packages";
 import type { Db } from "./client";
 import { postgresUrlOf, type PgQuery } from "./postgres-client";
 
@@ -63,7 +63,7 @@ export interface RunQueue {
 
 export async function openRunQueue(db: Db, options: { ttlSeconds?: number } = {}): Promise<RunQueue> {
   const ttlSeconds = options.ttlSeconds ?? workerTtlSeconds();
-  const boss = new PgBoss({
+  const boss = new (loadPgBoss())({
     connectionString: postgresUrlOf(db),
     schema: QUEUE_SCHEMA,
     max: 3,

@@ -1,11 +1,13 @@
 // `npm run -s cli` runs scripts/cli.mjs: the CLI's esbuild bundle, rebuilt when a source is newer than it, so a
 // start costs no TypeScript compilation and an edit to lib/ is never run stale.
 import { spawnSync } from "node:child_process";
-import { statSync, utimesSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../support/test-db";
 
-const BUNDLE = "dist/cli.mjs";
+/** Names the build to run (a folder of dist/cli/, the CLI split into chunks by command). */
+const CURRENT = "dist/cli/CURRENT";
+const currentBuild = () => readFileSync(CURRENT, "utf8").trim();
 const t = createTestDb();
 afterAll(() => t.close());
 
@@ -21,7 +23,7 @@ describe("CLI launcher", () => {
     const listed = launch(["skill", "list"]);
     expect(listed.status, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
-    expect(statSync(BUNDLE).isFile()).toBe(true);
+    expect(statSync(`dist/cli/${currentBuild()}/main.mjs`).isFile()).toBe(true);
   });
 
   it("runs as `npx skillboard` too (package.json bin), the same CLI", () => {
@@ -30,12 +32,22 @@ describe("CLI launcher", () => {
     expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
   });
 
-  it("rebuilds a bundle older than its sources before running it", () => {
+  it("rebuilds a bundle older than its sources before running it, into a folder of its own, and keeps the last two", () => {
     expect(launch(["skill", "list"]).status).toBe(0);
-    const past = new Date("2000-01-01T00:00:00Z");
-    utimesSync(BUNDLE, past, past);
-    const listed = launch(["skill", "list"]);
-    expect(listed.status, listed.stderr).toBe(0);
-    expect(statSync(BUNDLE).mtimeMs).toBeGreaterThan(past.getTime() + 1000);
+    const builds = [currentBuild()];
+    for (let i = 0; i < 2; i++) {
+      const past = new Date("2000-01-01T00:00:00Z");
+      utimesSync(CURRENT, past, past);
+      const listed = launch(["skill", "list"]);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
+      expect(statSync(CURRENT).mtimeMs).toBeGreaterThan(past.getTime() + 1000);
+      builds.push(currentBuild());
+    }
+    expect(new Set(builds).size).toBe(3);
+    // The one before the current may still be starting in another process; the one before that is gone.
+    const kept = readdirSync("dist/cli").filter((name) => name !== "CURRENT");
+    expect(kept).toEqual(expect.arrayContaining(builds.slice(1)));
+    expect(kept).not.toContain(builds[0]);
   });
 });
