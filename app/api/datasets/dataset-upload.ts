@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorResponse, fieldMessages } from "@/app/_lib/http";
+import { uploadFileNameSchema } from "@/app/_lib/upload-file-name";
 import { findDatasetByHash, importDataset, type Db } from "@/lib/db";
 import { DatasetValidationError, detectFormat, hashDatasetItems, parseDatasetStream, sha256Passthrough, type DatasetItem } from "@/lib/datasets";
 import {
@@ -17,15 +18,7 @@ const UploadQuerySchema = z.object({
     .trim()
     .min(1, "name is required")
     .max(MAX_DATASET_NAME_LENGTH, `name can be at most ${MAX_DATASET_NAME_LENGTH} characters`),
-  fileName: z
-    .string({ error: "fileName is required" })
-    .trim()
-    .min(1, "fileName is required")
-    .max(255, "fileName can be at most 255 characters")
-    .superRefine((fileName, ctx) => {
-      const problem = datasetFileNameProblem(fileName);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+  fileName: uploadFileNameSchema(datasetFileNameProblem),
 });
 
 type UploadFailure = Extract<DatasetUploadResponse, { error: string }>;

@@ -6,22 +6,15 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { z } from "zod";
 import { errorResponse, fieldMessages } from "@/app/_lib/http";
+import { uploadFileNameSchema } from "@/app/_lib/upload-file-name";
 import { MAX_IMPORT_NAME_LENGTH, MAX_SKILLOPT_ZIP_BYTES, zipFileProblem, zipTooLarge, type SkillOptImportResponse } from "@/app/_lib/skillopt-import-rules";
 import type { Db } from "@/lib/db";
 import { importSkillOptZip, SkillOptZipError } from "@/lib/optimize/skillopt-zip";
 import { BodyTooLargeError, countBytes, discardRest } from "../../datasets/count-bytes";
 
 const ZipQuerySchema = z.object({
-  fileName: z
-    .string({ error: "fileName is required" })
-    .trim()
-    .min(1, "fileName is required")
-    .max(255, "fileName can be at most 255 characters")
-    .superRefine((fileName, ctx) => {
-      // Size 1: the body's size is checked as it streams in.
-      const problem = zipFileProblem(fileName, 1);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+  // Size 1: the body's size is checked as it streams in.
+  fileName: uploadFileNameSchema((fileName) => zipFileProblem(fileName, 1)),
   name: z.string().trim().max(MAX_IMPORT_NAME_LENGTH, `name can be at most ${MAX_IMPORT_NAME_LENGTH} characters`).optional(),
 });
 
