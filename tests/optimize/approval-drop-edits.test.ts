@@ -3,12 +3,9 @@
 // it on val and gates it again, against the real engine, the scripted models and a real database.
 import { expect, it } from "vitest";
 import { findPendingApproval, getOptimization, getOptimizationStep, getSkillVersion, listOptimizationEdits, type OptimizationStepRecord } from "@/lib/db";
-import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import { applyPatchWithReport } from "@/lib/optimize/edits";
 import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
 import { ApprovalError, approveWithoutEdits, decideApproval } from "@/lib/optimize/engine/approval";
-import { RunSettingsSchema } from "@/lib/runs";
-import { writeOptimizationFiles } from "../support/optimize-fixtures";
 import { withOptimizerWorld } from "../support/optimizer-world";
 
 const world = withOptimizerWorld("skillboard-drop-edits-");
@@ -16,16 +13,13 @@ const world = withOptimizerWorld("skillboard-drop-edits-");
 const patchOf = (edits: { op: string; target: string; content: string }[]) => ({ edits: edits.map((edit) => ({ op: edit.op, ...(edit.target ? { target: edit.target } : {}), content: edit.content })) });
 
 it("rebuilds the waiting candidate from the kept edits, and the loop gates that version again", async () => {
-  const files = writeOptimizationFiles(world.dir, { topics: 12, train: 24, val: 18, test: 12 });
-  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
-  const { version } = await addSkillFile(world.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
-  const { id } = await createOptimizationFor(world.db, {
-    skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
-    settings: { train: { num_epochs: 2, train_size: 0, batch_size: 8 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { learning_rate: 4, min_learning_rate: 2, slow_update_samples: 6 }, skillboard: { approval: "manual" } },
-    targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
-    optimizer: { ...model, concurrency: 4 },
-  });
+  const { id } = await createOptimizationFor(
+    world.db,
+    await world.optimizationInput(
+      { train: { num_epochs: 2, train_size: 0, batch_size: 8 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { learning_rate: 4, min_learning_rate: 2, slow_update_samples: 6 }, skillboard: { approval: "manual" } },
+      { topics: 12, train: 24, val: 18, test: 12 },
+    ),
+  );
 
   // Run until a waiting candidate has two edits or more (approving the others as they are).
   let waiting: OptimizationStepRecord | null = null;

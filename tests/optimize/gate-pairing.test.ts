@@ -4,27 +4,17 @@
 // fixed / broken, the McNemar p-value and the interval, while the loop's prompts, rollouts and decisions stay the same.
 import { expect, it } from "vitest";
 import { listOptimizationRuns, listOptimizationSteps, listOptimizerCalls, measureOptimizationSpend } from "@/lib/db";
-import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
-import { createOptimizationFor, executeOptimization, validateOptimization, type CreateOptimizationForInput } from "@/lib/optimize/engine";
+import { createOptimizationFor, executeOptimization, validateOptimization } from "@/lib/optimize/engine";
 import { estimateOptimization } from "@/lib/optimize/engine/estimate";
 import type { StageGate } from "@/lib/optimize/overview";
-import { RunSettingsSchema } from "@/lib/runs";
-import { writeOptimizationFiles } from "../support/optimize-fixtures";
 import { withOptimizerWorld } from "../support/optimizer-world";
 
 const world = withOptimizerWorld("skillboard-gate-pairing-");
 
 async function optimise(skillboard: Record<string, unknown>) {
-  const files = writeOptimizationFiles(world.dir);
-  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
-  const { version } = await addSkillFile(world.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
-  const input: CreateOptimizationForInput = {
-    skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
-    settings: { train: { num_epochs: 3, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { slow_update_samples: 4 }, skillboard },
-    targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
-    optimizer: { ...model, concurrency: 4 },
-  };
+  const input = await world.optimizationInput({
+    train: { num_epochs: 3, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 4, merge_batch_size: 2 }, optimizer: { slow_update_samples: 4 }, skillboard,
+  });
   const estimate = await estimateOptimization(world.db, input, await validateOptimization(world.db, input));
   const optimization = await createOptimizationFor(world.db, input);
   const { record } = await executeOptimization(world.db, optimization.id, { log: () => {} });

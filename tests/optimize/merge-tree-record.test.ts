@@ -2,11 +2,8 @@
 // optimizer calls in flight, against the scripted models and a real database.
 import { expect, it } from "vitest";
 import { getOptimization, listOptimizerCalls } from "@/lib/db";
-import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import { createOptimizationFor, executeOptimization } from "@/lib/optimize/engine";
 import { parseAnalystReply } from "@/lib/optimize/loop/replies";
-import { RunSettingsSchema } from "@/lib/runs";
-import { writeOptimizationFiles } from "../support/optimize-fixtures";
 import { withOptimizerWorld } from "../support/optimizer-world";
 
 /** An analyst call whose reply upstream reads as a patch with edits (one that is merged). */
@@ -19,16 +16,13 @@ function hasEdits(call: { stage: string; key: string; reply: string | null }): b
 const world = withOptimizerWorld("skillboard-merge-tree-");
 
 it("records each merge call's inputs: every usable analyst patch once, merged level by level into the ranking", async () => {
-  const files = writeOptimizationFiles(world.dir, { topics: 12, train: 24, val: 18, test: 12 });
-  const [train, val, test] = [await importDatasetFile(world.db, files.train), await importDatasetFile(world.db, files.val), await importDatasetFile(world.db, files.test)];
-  const { version } = await addSkillFile(world.db, files.skill);
-  const model = { backend: "openai" as const, model: "fake", baseURL: world.server.baseURL };
-  const { id } = await createOptimizationFor(world.db, {
-    skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
-    settings: { train: { num_epochs: 1, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 2, merge_batch_size: 2 }, optimizer: { learning_rate: 2, min_learning_rate: 1, slow_update_samples: 6 } },
-    targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
-    optimizer: { ...model, concurrency: 4 },
-  });
+  const { id } = await createOptimizationFor(
+    world.db,
+    await world.optimizationInput(
+      { train: { num_epochs: 1, train_size: 0, batch_size: 12 }, gradient: { minibatch_size: 2, merge_batch_size: 2 }, optimizer: { learning_rate: 2, min_learning_rate: 1, slow_update_samples: 6 } },
+      { topics: 12, train: 24, val: 18, test: 12 },
+    ),
+  );
   // Slow optimizer calls, so the gauge can be seen while they are under way.
   world.server.setOptions({ latencyMs: 30 });
   let seenInFlight = 0;

@@ -7,9 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
+import { addSkillFile, importDatasetFile } from "@/lib/cli/inputs";
 import type { Db } from "@/lib/db";
+import type { CreateOptimizationForInput } from "@/lib/optimize/engine";
+import { RunSettingsSchema } from "@/lib/runs";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "./fake-openai-server";
 import { optimizerAnswer } from "./fake-optimizer";
+import { writeOptimizationFiles } from "./optimize-fixtures";
 import { createTestDb, type TestDatabase } from "./test-db";
 
 export interface OptimizerWorld {
@@ -18,6 +22,11 @@ export interface OptimizerWorld {
   readonly dir: string;
   /** Swaps the database for a fresh one (the server and the folder stay): a second optimisation from scratch. */
   renewDatabase(): Promise<void>;
+  /**
+   * The fixture's train, val and test datasets and skill stored, and the input of an optimisation of them with these
+   * settings, target and optimizer both on the world's model server (target concurrency 8, optimizer 4).
+   */
+  optimizationInput(settings: CreateOptimizationForInput["settings"], files?: Parameters<typeof writeOptimizationFiles>[1]): Promise<CreateOptimizationForInput>;
 }
 
 export function withOptimizerWorld(folderPrefix: string): OptimizerWorld {
@@ -51,6 +60,19 @@ export function withOptimizerWorld(folderPrefix: string): OptimizerWorld {
     async renewDatabase() {
       await started(t).close();
       t = createTestDb();
+    },
+    async optimizationInput(settings, files) {
+      const db = started(t).db;
+      const written = writeOptimizationFiles(started(dir), files);
+      const [train, val, test] = [await importDatasetFile(db, written.train), await importDatasetFile(db, written.val), await importDatasetFile(db, written.test)];
+      const { version } = await addSkillFile(db, written.skill);
+      const model = { backend: "openai" as const, model: "fake", baseURL: started(server).baseURL };
+      return {
+        skillVersionId: version.id, trainDatasetId: train.id, valDatasetId: val.id, testDatasetId: test.id,
+        settings,
+        targetConfig: { model, settings: RunSettingsSchema.parse({ concurrency: 8 }) },
+        optimizer: { ...model, concurrency: 4 },
+      };
     },
   };
 }
