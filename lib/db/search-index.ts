@@ -36,10 +36,10 @@ export async function unindexedResultCount(db: Db): Promise<number> {
 
 /**
  * Indexes up to `maxRows` of the results not indexed yet (all of them by default), a batch per transaction. Returns
- * how many it indexed.
+ * how many it indexed. The common case, nothing new since the last call, costs two index lookups and no write lock.
  */
 export async function indexSearchTail(db: Db, maxRows = Number.POSITIVE_INFINITY): Promise<number> {
-  if (engineOf(db) !== "sqlite") return 0;
+  if ((await unindexedResultCount(db)) === 0) return 0;
   let indexed = 0;
   while (indexed < maxRows) {
     const limit = Math.min(ROWS_PER_BATCH, maxRows - indexed);
@@ -56,7 +56,5 @@ export async function indexSearchTail(db: Db, maxRows = Number.POSITIVE_INFINITY
 /** Before a search on SQLite: the index is brought up to date, so the search sees every stored result. */
 export async function ensureSearchIndexed(db: Db, q: string | undefined): Promise<void> {
   // Terms under 3 characters are scanned with LIKE, not looked up in the index.
-  if (!q || searchModeOf(q) !== "fulltext" || engineOf(db) !== "sqlite") return;
-  // The common case, nothing new since the last search, costs two index lookups and no write lock.
-  if ((await unindexedResultCount(db)) > 0) await indexSearchTail(db);
+  if (q && searchModeOf(q) === "fulltext") await indexSearchTail(db);
 }

@@ -1,6 +1,7 @@
 /**
- * The run and optimisation workers of one process (and SQLite's search indexer), together: what the dashboard's worker process (`worker`, started
- * by the server) runs, and what the server runs in its own process with SKILLBOARD_WORKER=inline.
+ * The run and optimisation workers of one process (and SQLite's search indexer), together: what the dashboard's worker
+ * process (`worker`, started by the server) runs, and what the server runs in its own process with
+ * SKILLBOARD_WORKER=inline.
  */
 import type { Db } from "../db";
 import { engineOf } from "../db/engine";
