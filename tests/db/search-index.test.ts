@@ -1,8 +1,9 @@
 // SQLite's search index is filled after the results are written (lib/db/search-index.ts): a search still finds every
 // stored result, however recent, each once; two processes indexing at once index nothing twice; the dashboard's
 // worker process catches up in the background, without a search.
+import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { indexSearchTail, openDatabase, queryRunItems, ResultWriter, unindexedResultCount } from "@/lib/db";
+import { indexSearchTail, queryRunItems, ResultWriter, unindexedResultCount } from "@/lib/db";
 import { parseItemQuery } from "@/lib/runs/item-query";
 import { startSearchIndexer } from "@/lib/workers/search-indexer";
 import { makeItemResults, writeGeneratedRun } from "../support/item-fixtures";
@@ -14,6 +15,41 @@ beforeEach(() => {
   t = createTestDb();
 });
 afterEach(() => t.close());
+
+/**
+ * indexSearchTail in a process of its own, started on `go()` (the process is up by then, so both index at once);
+ * `indexed` resolves with how many results it indexed.
+ */
+async function anotherIndexer(url: string): Promise<{ go(): void; indexed: Promise<number> }> {
+  const script = `import { createInterface } from "node:readline";
+    import { openDatabase, indexSearchTail } from "./lib/db/index.ts";
+    const db = openDatabase(process.env.DATABASE_URL);
+    await db.$connect();
+    process.stdout.write("ready\\n");
+    for await (const _ of createInterface({ input: process.stdin })) break;
+    process.stdout.write(String(await indexSearchTail(db)) + "\\n");
+    await db.$disconnect();`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, DATABASE_URL: url } });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.startsWith("ready\n")) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the indexer process exited (${code}) before it was ready: ${stderr}`)));
+  });
+  return {
+    // Its stdin closed too: an open one would keep it alive once it is done.
+    go: () => child.stdin.end("go\n"),
+    indexed: exited.then((code) => {
+      if (code !== 0) throw new Error(`the indexer process exited with ${code}: ${stderr}`);
+      return Number(stdout.slice("ready\n".length).trim());
+    }),
+  };
+}
 
 const search = (runId: number, term: string) => queryRunItems(t.db, runId, parseItemQuery({ filter: "all", q: term }, { filter: "all" }));
 /** Rows in the FTS5 table (what the index holds, found or not). */
@@ -42,14 +78,14 @@ describe.runIf(TEST_ENGINE === "sqlite")("the search index on SQLite", () => {
     await writeGeneratedRun(t.db, makeItemResults(5000, { seed: 3 }));
     expect(await indexSearchTail(t.db, 1500)).toBe(1500);
     expect(await unindexedResultCount(t.db)).toBe(3500);
-    // A second client on the same file: another process (the dashboard's worker, a search in the server).
-    const other = openDatabase(t.url);
-    try {
-      const [a, b] = await Promise.all([indexSearchTail(t.db), indexSearchTail(other)]);
-      expect(a + b).toBe(3500);
-    } finally {
-      await other.$disconnect();
-    }
+    // Another process on the same file at the same time (the dashboard's worker beside a search in the server). Not a
+    // second client in this process: SQLite's driver waits for the write lock synchronously, holding up the thread
+    // the first client needs to let go of it.
+    const other = await anotherIndexer(t.url);
+    other.go();
+    const [a, b] = await Promise.all([indexSearchTail(t.db), other.indexed]);
+    process.stderr.write(`search-index: two processes indexed ${a} and ${b} of 3500\n`);
+    expect(a + b).toBe(3500);
     expect(await unindexedResultCount(t.db)).toBe(0);
     expect(await indexRows()).toBe(5000);
     expect(await indexSearchTail(t.db)).toBe(0);
