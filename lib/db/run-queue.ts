@@ -13,7 +13,7 @@
  */
 import { loadPgBoss } from "./postgres-packages";
 import type { Db } from "./client";
-import { postgresUrlOf, type PgQuery } from "./postgres-client";
+import { pgTransaction, postgresUrlOf, type PgQuery } from "./postgres-client";
 
 export const QUEUE_SCHEMA = "pgboss";
 
@@ -61,6 +61,9 @@ export interface RunQueue {
   stop(): Promise<void>;
 }
 
+/** The advisory lock under which a run's queue is created (the migrations and transactions have locks of their own). */
+const QUEUE_CREATION_LOCK = 7_265_146_703;
+
 export async function openRunQueue(db: Db, options: { ttlSeconds?: number } = {}): Promise<RunQueue> {
   const ttlSeconds = options.ttlSeconds ?? workerTtlSeconds();
   const boss = new (loadPgBoss())({
@@ -80,12 +83,15 @@ export async function openRunQueue(db: Db, options: { ttlSeconds?: number } = {}
     ttlSeconds,
     async ensureQueue(runId) {
       if (await boss.getQueue(queueName(runId))) return;
-      try {
+      // One process at a time creates a queue: pg-boss's createQueue (a partition of its job table) run by several
+      // workers at once for a new run ended in "deadlock detected" for some of them. Held in a transaction of ours
+      // while pg-boss works on its own connection; the others then find the queue made.
+      await pgTransaction(db, async (query) => {
+        await query("SELECT pg_advisory_xact_lock($1)", [QUEUE_CREATION_LOCK]);
+        if (await boss.getQueue(queueName(runId))) return;
         // A chunk may come back any number of times (each worker that took it died); each time it is claimable at once.
         await boss.createQueue(queueName(runId), { name: queueName(runId), retryLimit: 1_000_000, retryDelay: 0, expireInSeconds: ttlSeconds });
-      } catch (error) {
-        if (!(await boss.getQueue(queueName(runId)))) throw error;
-      }
+      });
     },
     async enqueue(query, runId, chunks) {
       if (chunks.length === 0) return;

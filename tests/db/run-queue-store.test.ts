@@ -76,5 +76,21 @@ describe.runIf(TEST_ENGINE === "postgresql")("a run on PostgreSQL's queue", () =
     expect((await listQueueRuns(t.db)).map((run) => run.id)).not.toContain(live.id);
   });
 
+  it("creates a new run's queue once when several workers start on it at the same moment", async () => {
+    // Each its own pg-boss, as in worker processes of their own; ten new runs, each asked for by all four at once.
+    const workers = await Promise.all([1, 2, 3, 4].map(() => openRunQueue(t.db, { ttlSeconds: 30 })));
+    try {
+      for (let round = 0; round < 10; round++) {
+        const run = await createStoredRun(t.db, { items: makeItems(8), baseURL: "http://127.0.0.1:9/v1", settings: { concurrency: 2 } });
+        const outcomes = await Promise.allSettled(workers.map((worker) => worker.ensureQueue(run.id)));
+        expect(outcomes.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+        await ensureRunChunks(t.db, workers[0]!, run.id, () => planChunks(8, 1, 2));
+        expect(await pgOpenJobs(run.id)).toBe(planChunks(8, 1, 2).length);
+      }
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  });
+
   const pgOpenJobs = (runId: number) => pgTransaction(t.db, (query) => queue.openJobs(query, runId));
 });
