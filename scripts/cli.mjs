@@ -17,7 +17,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BUILDS = join(ROOT, "dist", "cli");
 const CURRENT = join(BUILDS, "CURRENT");
 // What the bundle is made from: the core, and the generated Prisma client (it is bundled too).
-const SOURCES = [join(ROOT, "lib"), join(ROOT, "generated", "prisma")];
+// Its dependencies are bundled too (npm writes node_modules/.package-lock.json whenever it installs), and this script
+// says how.
+const SOURCES = [
+  join(ROOT, "lib"), join(ROOT, "generated", "prisma"), join(ROOT, "node_modules", ".package-lock.json"), fileURLToPath(import.meta.url),
+];
 
 function newestMtime(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -36,6 +40,8 @@ function currentBuild() {
   return statSync(join(BUILDS, name, "main.mjs"), { throwIfNoEntry: false }) ? name : null;
 }
 
+const REQUIRE_BANNER = 'import { createRequire as __skillboardCreateRequire } from "node:module"; const require = __skillboardCreateRequire(import.meta.url);';
+
 function build() {
   const name = `b${Date.now()}-${process.pid}`;
   const esbuild = join(ROOT, "node_modules", ".bin", "esbuild");
@@ -43,7 +49,11 @@ function build() {
     esbuild,
     [
       join(ROOT, "lib/cli/main.ts"), "--bundle", "--splitting", "--platform=node", "--format=esm", "--target=node20",
-      "--packages=external", `--outdir=${join(BUILDS, name)}`, "--out-extension:.js=.mjs", "--log-level=warning",
+      // better-sqlite3 is a native module, loaded where it is installed; the PostgreSQL packages are required lazily
+      // (lib/db/postgres-packages.ts), so esbuild never sees them. A bundled CommonJS package (the Prisma runtime)
+      // calls `require`, which an ES module lacks: the banner makes one.
+      "--external:better-sqlite3", `--banner:js=${REQUIRE_BANNER}`,
+      `--outdir=${join(BUILDS, name)}`, "--out-extension:.js=.mjs", "--log-level=warning",
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
