@@ -79,6 +79,8 @@ export function pySplitlines(s: string): string[] {
   return lines;
 }
 
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+
 function isSurrogatePairAt(s: string, i: number): boolean {
   const unit = s.charCodeAt(i);
   if (unit < 0xd800 || unit > 0xdbff) return false;
@@ -88,6 +90,9 @@ function isSurrogatePairAt(s: string, i: number): boolean {
 
 /** Python `len(s)`: code points, so an emoji counts once (a lone surrogate also counts once, as in Python). */
 export function codePointLength(s: string): number {
+  // Most text has no surrogate at all, and then each UTF-16 unit is a code point. The regex scan is native: for 2,000
+  // contexts of ~3,400 characters (counted at import, and again for each prompt) 0.3 ms instead of 13-15 ms.
+  if (!ANY_SURROGATE.test(s)) return s.length;
   let count = 0;
   for (let i = 0; i < s.length; i += isSurrogatePairAt(s, i) ? 2 : 1) count++;
   return count;
