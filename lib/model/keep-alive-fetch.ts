@@ -33,8 +33,10 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
   // U+00FF (a curly quote), the SDK's JSON body is a two-byte string of ~34 KB, so that copy is twice the bytes sent.
   // Allocation sampling of a 20,000 / 256 / 50 run: the write path's allocations per request halved; CPU per item
   // 0.915 → 0.868 ms (mean of seven alternating runs on a loaded machine).
-  const body = typeof init.body === "string" ? Buffer.from(init.body, "utf8") : init.body == null ? undefined : null;
-  if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string body is supported"));
+  const body = typeof init.body === "string"
+    ? Buffer.from(init.body, "utf8")
+    : init.body instanceof Uint8Array ? init.body : init.body == null ? undefined : null;
+  if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string or byte body is supported"));
   if (body !== undefined) headers["content-length"] = String(body.length);
 
   return new Promise<Response>((resolve, reject) => {

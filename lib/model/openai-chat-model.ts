@@ -1,9 +1,10 @@
 /** Chat models served over the OpenAI Chat Completions API: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp. */
 
 import type OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletion } from "openai/resources/chat/completions";
 import { classifyAttemptError, MalformedResponseError, type FailureContext } from "./attempt-failure";
 import { DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
+import { ChatRequestBodyEncoder } from "./chat-request-body";
 import type { RequestGate } from "./limits/request-gate";
 import { keepAliveFetch } from "./keep-alive-fetch";
 import { loadOpenAISdk, type OpenAISdkModule } from "./openai-sdk";
@@ -12,6 +13,8 @@ import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
 
 export const DEFAULT_MAX_RETRIES = 5;
+
+const JSON_CONTENT = { "content-type": "application/json" };
 
 /** Local servers ignore the key, but the SDK refuses to start without one. */
 const LOCAL_SERVER_PLACEHOLDER_KEY = "skillboard-no-key";
@@ -97,6 +100,12 @@ class OpenAICompatibleChatModel implements ChatModel {
   private readonly maxRetries: number;
   private readonly backoff: BackoffOptions;
   private readonly client: Promise<OpenAI>;
+  private readonly encoder: ChatRequestBodyEncoder;
+  /**
+   * Where create() would post. For Azure the SDK puts the deployment into the path itself (AzureOpenAI.buildRequest,
+   * which reads it from a params object, and refuses bytes): given here, the path is the one it would make.
+   */
+  private readonly path: string;
 
   constructor(
     /** Builds the SDK client once the SDK is loaded. */
@@ -112,19 +121,20 @@ class OpenAICompatibleChatModel implements ChatModel {
     this.client = loadOpenAISdk().then(makeClient);
     this.client.catch(() => undefined);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.encoder = new ChatRequestBodyEncoder(model);
+    this.path = failureContext.isAzure ? `/deployments/${model}/chat/completions` : "/chat/completions";
   }
 
   async complete(request: ChatRequest, observer?: CallObserver): Promise<ChatResponse> {
-    const body: ChatCompletionCreateParamsNonStreaming = {
-      model: this.model,
-      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
-      max_completion_tokens: request.maxCompletionTokens,
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    };
+    // What `client.chat.completions.create(params)` would send, encoded here (see ChatRequestBodyEncoder) and posted
+    // through the same client: create() is post(path, { body: params, stream: false }), and the SDK sends bytes as given.
+    const body = this.encoder.encode(request.messages, request.maxCompletionTokens, request.temperature);
     const client = await this.client;
     const { value: completion, stats } = await callWithRetries(
       async (attemptSignal) => {
-        const result: unknown = await client.chat.completions.create(body, { signal: attemptSignal, maxRetries: 0 });
+        const result: unknown = await client.post(this.path, {
+          body, headers: JSON_CONTENT, stream: false, signal: attemptSignal, maxRetries: 0,
+        });
         return asChatCompletion(result);
       },
       {
