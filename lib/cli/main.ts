@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { getDb, NotFoundError, RunBusyError } from "../db";
-import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed } from "./io";
+import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
 
 // V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
 // response bodies, rows) but keeps little (~70 MB live), so the heap was sized far past what it needs. Growing by half
@@ -67,9 +67,13 @@ async function main(argv: string[]): Promise<number> {
     case "export": return (await import("./commands/export")).exportCommand(db, args);
     case "import": return (await import("./commands/import")).importCommand(db, args);
     case "worker": return (await import("./commands/worker")).workerCommand(db, args);
-    case undefined: case "help": case "--help": case "-h":
+    case undefined:
       logLine(USAGE);
-      return command === undefined ? 2 : 0;
+      return 2;
+    // Asked for, the usage is the command's output: on stdout (`… help | less`).
+    case "help": case "--help": case "-h":
+      await writeOut(`${USAGE}\n`);
+      return 0;
     default:
       throw new CliInputError(`unknown command "${command}"\n${USAGE}`);
   }

@@ -26,6 +26,20 @@ describe("CLI launcher", () => {
     expect(statSync(`dist/cli/${currentBuild()}/main.mjs`).isFile()).toBe(true);
   });
 
+  it("prints the usage on stdout when asked for it, and on stderr (exit 2) when no command is given", () => {
+    for (const asked of ["help", "--help", "-h"]) {
+      const help = launch([asked]);
+      expect(help.status, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^usage: npm run -s cli -- <command>/);
+      expect(help.stdout).toContain("skill list");
+      expect(help.stderr).toBe("");
+    }
+    const bare = launch([]);
+    expect(bare.status).toBe(2);
+    expect(bare.stdout).toBe("");
+    expect(bare.stderr).toMatch(/^usage: npm run -s cli -- <command>/);
+  });
+
   it("runs as `npx skillboard` too (package.json bin), the same CLI", () => {
     const listed = spawnSync("npx", ["--no-install", "skillboard", "skill", "list"], { env: { ...process.env, DATABASE_URL: t.url }, encoding: "utf8" });
     expect(listed.status, listed.stderr).toBe(0);
