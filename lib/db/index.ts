@@ -27,4 +27,3 @@ export * from "./optimization-views";
 export * from "./optimization-usage";
 export * from "./run-queue-store";
 export * from "./stored-results";
-export { applyRunPageCache } from "./sqlite-transaction";

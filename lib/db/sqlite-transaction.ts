@@ -90,24 +90,6 @@ async function joinOpenTransaction<T>(root: Db, work: (sqlite: Sqlite) => T): Pr
   }
 }
 
-/**
- * SQLite's page cache, in KiB, while this process executes runs. better-sqlite3 builds SQLite with 16 MB
- * (SQLITE_DEFAULT_CACHE_SIZE), which a 20,000-item run fills (its dataset alone is ~60 MB) with pages it writes once;
- * what is evicted stays in the OS's file cache. Peak RSS of a 20,000 / 256 run: 242-250 MB with 16 MB, 220-238 MB with
- * 4 MB (2,000 / 64: 171-180 → 167-175 MB), CPU within noise over five alternating runs. Not for the dashboard's
- * server: its explorer queries were ~7% slower with 4 MB (`npm run bench:items`, sums of the p50s over two runs).
- */
-const RUN_PAGE_CACHE_KIB = 4_000;
-
-/** Gives the client's connection the page cache for executing runs (above); nothing on PostgreSQL. */
-export async function applyRunPageCache(db: Db): Promise<void> {
-  const factory = factories.get(db);
-  if (!factory) return;
-  if (!adapters.get(factory)) await db.$connect();
-  const sqlite = (adapters.get(factory) as unknown as { client?: Sqlite } | undefined)?.client;
-  sqlite?.pragma(`cache_size = -${RUN_PAGE_CACHE_KIB}`);
-}
-
 /** The connection's prepared statement for this SQL, compiled once. */
 export function prepared(sqlite: Sqlite, sql: string): BetterSqlite3.Statement {
   let cache = statements.get(sqlite);

@@ -1,6 +1,6 @@
 import {
   claimRun, countRunResults, finishRun, getDataset, getRunAnswerCounts, heartbeatRun, iteratePendingItems,
-  mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, applyRunPageCache, type Db, type RunRecord,
+  mostCommonFailReason, newWorkerId, releaseRun, ResultWriter, type Db, type RunRecord,
 } from "../db";
 import type { ChatModel } from "../model/types";
 import { agentConcurrency, prepareRunBackend } from "./run-backend";
@@ -35,7 +35,6 @@ export interface ExecuteRunOptions {
 export async function executeRun(db: Db, runId: number, options: ExecuteRunOptions = {}): Promise<RunRecord> {
   const workerId = options.workerId ?? newWorkerId();
   const run = await claimRun(db, runId, workerId, options.claimableStatuses);
-  await applyRunPageCache(db);
   const started = performance.now();
   const settings = run.config.settings;
   const stop = new AbortController();
