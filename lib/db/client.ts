@@ -17,10 +17,11 @@ export interface OpenDatabaseOptions {
 /**
  * The page cache of the CLI's processes (runs, imports, the dashboard's worker process, exports), which write or read
  * the database once through, not the dashboard server's. A 20,000-item run (its dataset alone is ~60 MB) filled 16 MB
- * with pages it does not read again; what is evicted stays in the OS's file cache. Peak RSS, 20,000 / 256:
- * 242-250 MB with 16 MB, 220-238 MB with 4 MB set for the run (2,000 / 64: 171-180 → 167-175 MB), CPU within noise
- * over five alternating runs. The server keeps 16 MB: its explorer queries were ~7% slower with 4 MB
- * (`npm run bench:items`, sums of the p50s over two runs each).
+ * with pages it does not read again (and the import before it had filled them already); what is evicted stays in the
+ * OS's file cache. Peak RSS, 20,000 / 256: 242-250 MB with 16 MB, 220-238 MB with 4 MB set once the run began (2,000 /
+ * 64: 171-180 → 167-175 MB; CPU within noise over five alternating runs); with the request bodies encoded once
+ * (lib/model/chat-request-body.ts) 212-218 MB, and with 4 MB from the open on 202-205 MB. The server keeps 16 MB: its
+ * explorer queries were ~7% slower with 4 MB (`npm run bench:items`, sums of the p50s over two runs each).
  */
 export const CLI_PAGE_CACHE_KIB = 4_000;
 
