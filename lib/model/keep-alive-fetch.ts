@@ -28,11 +28,10 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
     for (const [name, value] of entries) headers[name] = value;
   }
-  // Encoded into a Buffer here, once, outside V8's heap. Written as a string instead, node:http joins it to the header
-  // text and flattens the two into a copy on the heap before encoding it; with a skill that has any character past
-  // U+00FF (a curly quote), the SDK's JSON body is a two-byte string of ~34 KB, so that copy is twice the bytes sent.
-  // Allocation sampling of a 20,000 / 256 / 50 run: the write path's allocations per request halved; CPU per item
-  // 0.915 → 0.868 ms (mean of seven alternating runs on a loaded machine).
+  // Chat requests arrive as bytes (lib/model/chat-request-body.ts). A string body is encoded into a Buffer here, once:
+  // written as a string, node:http joins it to the header text and flattens the two into a copy on the heap before
+  // encoding it (twice the bytes sent for a two-byte string; in a 20,000-item run, when chat bodies were strings, CPU
+  // per item 0.915 → 0.868 ms with the Buffer).
   const body = typeof init.body === "string"
     ? Buffer.from(init.body, "utf8")
     : init.body instanceof Uint8Array ? init.body : init.body == null ? undefined : null;
