@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import { FatalModelError } from "../model";
 import type { ChatModel } from "../model/types";
 import { timeoutResult, unexpectedErrorResult } from "./batch-rows";
@@ -49,8 +48,12 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
   const { settings } = options;
   const taskTimeoutS = effectiveTaskTimeoutS(settings);
   const stop = new AbortController();
-  // Every item in flight listens on the batch's stop signal.
-  setMaxListeners(settings.concurrency + 16, stop.signal);
+  // The items in flight, aborted by the one listener on the stop signal. (A listener per item made every
+  // add and remove walk Node's list of 256 listeners: 1 s of CPU in a 20,000-item profile.)
+  const running = new Set<AbortController>();
+  stop.signal.addEventListener("abort", () => {
+    for (const controller of running) controller.abort(stop.signal.reason);
+  }, { once: true });
   const onOuterAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onOuterAbort();
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
@@ -63,8 +66,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
 
   async function runOne(item: RolloutItem): Promise<ItemResult | null> {
     const controller = new AbortController();
-    const onStop = () => controller.abort(stop.signal.reason);
-    stop.signal.addEventListener("abort", onStop, { once: true });
+    if (stop.signal.aborted) controller.abort(stop.signal.reason);
+    running.add(controller);
     const timer = setTimeout(() => controller.abort(new TaskTimeout()), taskTimeoutS * 1000);
     const startedAt = new Date();
     // Agent runs: the exec details so far, kept even when the task timeout cuts the item short.
@@ -110,7 +113,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchOutcome> 
       return unexpectedErrorResult(item, startedAt, error);
     } finally {
       clearTimeout(timer);
-      stop.signal.removeEventListener("abort", onStop);
+      running.delete(controller);
       setWaiting("no");
       gauges.inFlight--;
       emit();
