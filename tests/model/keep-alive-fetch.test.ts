@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIChatModel, type ChatRequest } from "../../lib/model";
+import { keepAliveFetch } from "../../lib/model/keep-alive-fetch";
 
 let server: http.Server;
 let baseURL = "";
@@ -13,6 +14,21 @@ let status = 200;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     req.resume();
+    if (req.url === "/headers") {
+      // Mixed case, a repeated field and two cookies: what a proxy in front of a model API may send.
+      res.setHeader("X-Request-Id", "req_123");
+      res.setHeader("Retry-After", "7");
+      res.setHeader("X-Multi", ["a", "b"]);
+      res.setHeader("Set-Cookie", ["s=1; Path=/", "t=2"]);
+      res.setHeader("content-type", "application/json");
+      res.end('{"ok":true}');
+      return;
+    }
+    if (req.url === "/empty") {
+      res.writeHead(204, { "X-Request-Id": "req_204" });
+      res.end();
+      return;
+    }
     req.on("end", () => {
       const body = status === 200
         ? { id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "<answer>Paris</answer>" }, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }
@@ -50,5 +66,33 @@ describe("model HTTP connections", () => {
     const model = createOpenAIChatModel({ baseURL, model: "m", callTimeoutMs: 5_000, maxRetries: 0 });
     await expect(model.complete(request)).rejects.toThrow(/404[\s\S]*no such model/);
     status = 200;
+  });
+
+  it("gives the headers as the built-in fetch does: case-insensitive, combined, sorted, set-cookie apart, read-only", async () => {
+    const url = baseURL.replace(/\/v1$/, "/headers");
+    const [ours, builtIn] = await Promise.all([keepAliveFetch(url), fetch(url)]);
+    expect(ours.headers).toBeInstanceOf(Headers);
+    expect(ours.headers.get("x-request-id")).toBe("req_123");
+    expect(ours.headers.get("X-REQUEST-ID")).toBe("req_123");
+    expect(ours.headers.get("x-multi")).toBe("a, b");
+    expect(ours.headers.get("missing")).toBeNull();
+    expect(ours.headers.has("Retry-After")).toBe(true);
+    expect(ours.headers.getSetCookie()).toEqual(["s=1; Path=/", "t=2"]);
+    const withoutDate = (headers: Headers) => [...headers].filter(([name]) => name !== "date");
+    expect(withoutDate(ours.headers)).toEqual(withoutDate(builtIn.headers));
+    expect([...ours.headers.keys()]).toEqual([...builtIn.headers.keys()]);
+    expect(Object.fromEntries(new Headers(ours.headers))["x-request-id"]).toBe("req_123");
+    expect(() => ours.headers.set("x-request-id", "forged")).toThrow(TypeError);
+    expect(ours.headers.get("x-request-id")).toBe("req_123");
+    expect(await ours.json()).toEqual({ ok: true });
+    await builtIn.arrayBuffer();
+  });
+
+  it("gives a bodiless status a null body and its headers", async () => {
+    const response = await keepAliveFetch(baseURL.replace(/\/v1$/, "/empty"));
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe("");
+    expect(response.headers.get("x-request-id")).toBe("req_204");
   });
 });
