@@ -28,7 +28,8 @@ describe("the workers table of the run page on PostgreSQL (browser)", () => {
 
   it("lists the workers on the run with their host, slots and items in flight, drops a stopped one, and goes when the run completes", async () => {
     const { page, errors } = app.browser;
-    const runId = await detachedRun({ db: app.db, url: world.url, dir: world.dir }, world.model.baseURL, ITEMS, CONCURRENCY);
+    // The dashboard's worker process is live: it may take the run as soon as it is queued.
+    const runId = await detachedRun({ db: app.db, url: world.url, dir: world.dir }, world.model.baseURL, ITEMS, CONCURRENCY, { workerLive: true });
     const w2 = workers.start("w2", PER_WORKER);
     workers.start("w1", PER_WORKER);
     await page.goto(`${app.baseURL}/runs/${runId}`);
