@@ -1,6 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
-import { CLI_PAGE_CACHE_KIB, getDb, NotFoundError, RunBusyError } from "../db";
+import { CLI_CONNECTION, getDb, NotFoundError, RunBusyError } from "../db";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
 
 // V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
@@ -53,7 +53,7 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   // Opened on first use: score and prompt never touch the database.
-  const db = () => getDb({ pageCacheKiB: CLI_PAGE_CACHE_KIB });
+  const db = () => getDb(CLI_CONNECTION);
   // Each command is loaded when it is run (scripts/cli.mjs bundles them as chunks of their own): `skill list` does not
   // load the rollout, the optimiser, the agents or the queue.
   switch (command) {

@@ -12,18 +12,33 @@ export type Db = PrismaClient;
 export interface OpenDatabaseOptions {
   /** SQLite: the connection's page cache, in KiB (PRAGMA cache_size); better-sqlite3 builds SQLite with 16 MB. */
   pageCacheKiB?: number;
+  /**
+   * SQLite: the connection checkpoints the WAL when a commit leaves it longer than this many pages (PRAGMA
+   * wal_autocheckpoint; SQLite's default is 1,000, 4 MB).
+   */
+  walCheckpointPages?: number;
 }
 
 /**
- * The page cache of the CLI's processes (runs, imports, the dashboard's worker process, exports), which write or read
- * the database once through, not the dashboard server's. A 20,000-item run (its dataset alone is ~60 MB) filled 16 MB
- * with pages it does not read again (and the import before it had filled them already); what is evicted stays in the
- * OS's file cache. Peak RSS, 20,000 / 256: 242-250 MB with 16 MB, 220-238 MB with 4 MB set once the run began (2,000 /
- * 64: 171-180 → 167-175 MB; CPU within noise over five alternating runs); with the request bodies encoded once
- * (lib/model/chat-request-body.ts) 212-218 MB, and with 4 MB from the open on 202-205 MB. The server keeps 16 MB: its
- * explorer queries were ~7% slower with 4 MB (`npm run bench:items`, sums of the p50s over two runs each).
+ * How the CLI's processes (runs, imports, the dashboard's worker process, exports) open SQLite: they write or read the
+ * database once through, in bulk, unlike the dashboard server.
+ *
+ * The page cache: a 20,000-item run (its dataset alone is ~60 MB) filled 16 MB with pages it does not read again (and
+ * the import before it had filled them already); what is evicted stays in the OS's file cache. Peak RSS, 20,000 / 256:
+ * 242-250 MB with 16 MB, 220-238 MB with 4 MB set once the run began (2,000 / 64: 171-180 → 167-175 MB; CPU within
+ * noise over five alternating runs); with the request bodies encoded once (lib/model/chat-request-body.ts) 212-218 MB,
+ * and with 4 MB from the open on 202-205 MB. The server keeps 16 MB: its explorer queries were ~7% slower with 4 MB
+ * (`npm run bench:items`, sums of the p50s over two runs each).
+ *
+ * The checkpoints: a commit that leaves the WAL past 1,000 pages (SQLite's default) copies them into the database file
+ * and fsyncs it, and better-sqlite3 being synchronous, the event loop waits. A 20,000-item run (~80 MB of dataset, then
+ * ~85 MB of results, its index pages written again by every batch) made ~87 of them: strace counted 268 fsyncs taking
+ * 1.4-2.9 s of the main thread. Past 10,000 pages (a WAL of up to ~40 MB on disk) it counted 42 (1.1 s), and fewer
+ * copies of the same index pages: 20,000 / 256, four alternating runs, user+sys 28.8 / 30.5 / 28.6 / 26.1 s against
+ * 30.8 / 29.4 / 32.4 / 29.3 s. (Checkpointing on a thread of its own instead took no less CPU: two cores, the model
+ * server on one.) The page of a commit is in the WAL before the commit returns either way, so durability is unchanged.
  */
-export const CLI_PAGE_CACHE_KIB = 4_000;
+export const CLI_CONNECTION: OpenDatabaseOptions = { pageCacheKiB: 4_000, walCheckpointPages: 10_000 };
 
 /**
  * A client on the database of the URL, with its migrations applied: SQLite for `file:…` (at once, here), PostgreSQL for
@@ -33,12 +48,16 @@ export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDa
   return databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
 }
 
-function openSqliteDatabase(url: string, { pageCacheKiB }: OpenDatabaseOptions): Db {
+function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointPages }: OpenDatabaseOptions): Db {
   const path = databaseFilePath(url);
   applyMigrations(path);
   // busy timeout: another process (the dashboard, a second CLI) may hold the write lock briefly.
   const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: 15_000 });
-  if (pageCacheKiB !== undefined) withPageCache(factory, pageCacheKiB);
+  const pragmas = [
+    ...(pageCacheKiB !== undefined ? [`PRAGMA cache_size = -${Math.trunc(pageCacheKiB)}`] : []),
+    ...(walCheckpointPages !== undefined ? [`PRAGMA wal_autocheckpoint = ${Math.trunc(walCheckpointPages)}`] : []),
+  ];
+  if (pragmas.length > 0) onConnect(factory, pragmas.join("; "));
   const adapter = writeLockFirst(factory);
   const db = new PrismaClient({ adapter });
   bindSqliteConnection(db, adapter);
@@ -46,12 +65,12 @@ function openSqliteDatabase(url: string, { pageCacheKiB }: OpenDatabaseOptions):
   return db;
 }
 
-/** Sets the page cache on the connection as the adapter opens it. */
-function withPageCache(factory: PrismaBetterSQLite3, kib: number): void {
+/** Runs `script` on the connection as the adapter opens it. */
+function onConnect(factory: PrismaBetterSQLite3, script: string): void {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    await adapter.executeScript(`PRAGMA cache_size = -${Math.trunc(kib)}`);
+    await adapter.executeScript(script);
     return adapter;
   };
 }
