@@ -19,15 +19,23 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * connection fails. Redirects are not followed (a model API does not redirect; the status is reported as it is).
  */
 export function keepAliveFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
-  const agent = url.protocol === "http:" ? AGENTS["http:"] : url.protocol === "https:" ? AGENTS["https:"] : undefined;
-  if (!agent) return Promise.reject(new TypeError("fetch failed", { cause: new Error(`unsupported protocol ${url.protocol}`) }));
+  const target = targetOf(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+  if (target instanceof Error) return Promise.reject(new TypeError("fetch failed", { cause: target }));
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
-  const headers: Record<string, string> = {};
+  // In node:http's raw form (name, value, name, value…): given an object, ClientRequest sets each header into a map of
+  // its own and then writes them out; given the list, it writes them as they are. The Host header is then ours to send.
+  const headers: string[] = ["host", target.host];
   if (init.headers) {
     const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
-    for (const [name, value] of entries) headers[name] = value;
+    for (const [name, value] of entries) {
+      if (name.toLowerCase() === "host") headers[1] = value;
+      else headers.push(name, value);
+    }
+  }
+  // Credentials in the URL, as node:http sends them when no Authorization header is given.
+  if (target.basicAuth && !headers.some((field, index) => index % 2 === 0 && field.toLowerCase() === "authorization")) {
+    headers.push("authorization", target.basicAuth);
   }
   // Chat requests arrive as bytes (lib/model/chat-request-body.ts). A string body is encoded into a Buffer here, once:
   // written as a string, node:http joins it to the header text and flattens the two into a copy on the heap before
@@ -37,10 +45,10 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     ? Buffer.from(init.body, "utf8")
     : init.body instanceof Uint8Array ? init.body : init.body == null ? undefined : null;
   if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string or byte body is supported"));
-  if (body !== undefined) headers["content-length"] = String(body.length);
+  if (body !== undefined) headers.push("content-length", String(body.length));
 
   return new Promise<Response>((resolve, reject) => {
-    const request = (url.protocol === "http:" ? http : https).request(url, { method: init.method ?? "GET", headers, agent });
+    const request = target.scheme.request({ ...target.options, method: init.method ?? "GET", headers });
     const onAbort = () => request.destroy(abortError());
     signal?.addEventListener("abort", onAbort, { once: true });
     const fail = (error: Error) => {
@@ -64,6 +72,49 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     });
     request.end(body);
   });
+}
+
+interface Target {
+  scheme: typeof http | typeof https;
+  /** The Host header: the URL's host, with its port if it has one. */
+  host: string;
+  /** The URL's user and password as an Authorization header's value, if it has them. */
+  basicAuth: string | null;
+  options: http.RequestOptions;
+}
+
+// A client posts to the same few URLs all run long: each is parsed once, not into a URL and then into request options
+// for every call.
+const TARGETS = new Map<string, Target | Error>();
+const MAX_TARGETS = 64;
+
+function targetOf(href: string): Target | Error {
+  let target = TARGETS.get(href);
+  if (target) return target;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch (error) {
+    return error as Error;
+  }
+  const scheme = url.protocol === "http:" ? http : url.protocol === "https:" ? https : undefined;
+  target = !scheme ? new Error(`unsupported protocol ${url.protocol}`) : {
+    scheme,
+    host: url.host,
+    basicAuth: url.username || url.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
+      : null,
+    options: {
+      protocol: url.protocol,
+      hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port === "" ? undefined : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      agent: AGENTS[url.protocol as keyof typeof AGENTS],
+      setHost: false,
+    },
+  };
+  if (TARGETS.size < MAX_TARGETS) TARGETS.set(href, target);
+  return target;
 }
 
 /**

@@ -24,6 +24,16 @@ beforeAll(async () => {
       res.end('{"ok":true}');
       return;
     }
+    if (req.url?.startsWith("/echo")) {
+      // What arrived: the request line, the headers as sent (their case and order) and the body.
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      });
+      return;
+    }
     if (req.url === "/empty") {
       res.writeHead(204, { "X-Request-Id": "req_204" });
       res.end();
@@ -86,6 +96,38 @@ describe("model HTTP connections", () => {
     expect(ours.headers.get("x-request-id")).toBe("req_123");
     expect(await ours.json()).toEqual({ ok: true });
     await builtIn.arrayBuffer();
+  });
+
+  it("sends the request the built-in fetch sends: method, path and query, Host, the caller's headers, the body's length", async () => {
+    const url = baseURL.replace(/\/v1$/, "/echo/chat?api-version=1");
+    const init = {
+      method: "POST",
+      headers: new Headers({ Authorization: "Bearer sk-test", "Content-Type": "application/json", "X-Custom": "1" }),
+      body: Buffer.from('{"q":"Où?"}'),
+    };
+    const [ours, builtIn] = await Promise.all([keepAliveFetch(url, init), fetch(url, init)]);
+    const [sent, reference] = (await Promise.all([ours.json(), builtIn.json()])) as { headers: Record<string, string> }[];
+    // The built-in fetch adds its own accept, accept-language, sec-fetch-mode, user-agent and accept-encoding.
+    const fields = ["authorization", "connection", "content-length", "content-type", "host", "x-custom"];
+    const pick = (echo: { headers: Record<string, string> }) => ({ ...echo, headers: Object.fromEntries(fields.map((name) => [name, echo.headers[name]])) });
+    expect(pick(sent)).toEqual(pick(reference));
+    expect(sent).toMatchObject({ method: "POST", url: "/echo/chat?api-version=1", body: '{"q":"Où?"}', headers: { host: new URL(url).host, "content-length": "12" } });
+  });
+
+  it("sends a URL's credentials as node:http does, unless an Authorization header is given", async () => {
+    const url = new URL(baseURL.replace(/\/v1$/, "/echo"));
+    url.username = "user%40corp";
+    url.password = "p%3Ass";
+    const echo = async (init?: RequestInit) => ((await (await keepAliveFetch(url.href, init)).json()) as { url: string; headers: Record<string, string> });
+    const plain = await echo();
+    expect(plain.headers.authorization).toBe(`Basic ${Buffer.from("user@corp:p:ss").toString("base64")}`);
+    expect(plain.headers.host).toBe(url.host);
+    expect((await echo({ headers: { authorization: "Bearer sk-test" } })).headers.authorization).toBe("Bearer sk-test");
+  });
+
+  it("refuses a scheme it cannot speak, and a URL that is not one, as fetch fails", async () => {
+    await expect(keepAliveFetch("ftp://127.0.0.1/v1")).rejects.toMatchObject({ name: "TypeError", message: "fetch failed", cause: { message: "unsupported protocol ftp:" } });
+    await expect(keepAliveFetch("not a url")).rejects.toMatchObject({ name: "TypeError", message: "fetch failed" });
   });
 
   it("gives a bodiless status a null body and its headers", async () => {
