@@ -9,6 +9,7 @@
 // Each build goes to a folder of its own under dist/cli/, and dist/cli/CURRENT names the one to run, replaced in one
 // rename: a CLI starting while another rebuilds runs one whole build, never chunks of two.
 import { spawnSync } from "node:child_process";
+import module from "node:module";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -99,4 +100,8 @@ function removeOldBuilds(keep) {
 
 mkdirSync(BUILDS, { recursive: true });
 const name = currentBuild() ?? build();
+// V8's compiled code of the bundle, kept beside it (and removed with it) from the first start on: Node then skips
+// parsing and compiling ~4 MB of JavaScript (the Prisma runtime and its wasm, the SDK) at every start. `skill list`,
+// six alternating starts, user+sys 0.31 s against 0.355 s. Node 22.1+ (the project's Node); older ones go without.
+module.enableCompileCache?.(join(BUILDS, name, "compile-cache"));
 await import(pathToFileURL(join(BUILDS, name, "main.mjs")).href);
