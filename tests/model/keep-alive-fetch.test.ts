@@ -106,10 +106,11 @@ describe("model HTTP connections", () => {
       body: Buffer.from('{"q":"Où?"}'),
     };
     const [ours, builtIn] = await Promise.all([keepAliveFetch(url, init), fetch(url, init)]);
-    const [sent, reference] = (await Promise.all([ours.json(), builtIn.json()])) as { headers: Record<string, string> }[];
+    type Echo = { headers: Record<string, string> };
+    const [sent, reference] = (await Promise.all([ours.json(), builtIn.json()])) as [Echo, Echo];
     // The built-in fetch adds its own accept, accept-language, sec-fetch-mode, user-agent and accept-encoding.
     const fields = ["authorization", "connection", "content-length", "content-type", "host", "x-custom"];
-    const pick = (echo: { headers: Record<string, string> }) => ({ ...echo, headers: Object.fromEntries(fields.map((name) => [name, echo.headers[name]])) });
+    const pick = (echo: Echo) => ({ ...echo, headers: Object.fromEntries(fields.map((name) => [name, echo.headers[name]])) });
     expect(pick(sent)).toEqual(pick(reference));
     expect(sent).toMatchObject({ method: "POST", url: "/echo/chat?api-version=1", body: '{"q":"Où?"}', headers: { host: new URL(url).host, "content-length": "12" } });
   });
