@@ -214,6 +214,14 @@ export function pyFloatRepr(n: number): string {
 export function pyFormatFixed(n: number, digits: number): string {
   if (!Number.isInteger(digits) || digits < 0) throw new RangeError(`invalid precision: ${digits}`);
   if (!Number.isFinite(n)) return nonFiniteRepr(n);
+  // toFixed rounds the exact binary value too, and differs only on an exact tie, on -0 and from 1e21. Far from a tie
+  // (the scaled value's fraction more than 1e-6 from one half, which its float product is good to for values under
+  // 1e9), it gives Python's digits at a fraction of the BigInt work below (~0.02 ms per scored item, every F1 goes
+  // through here for the seed's evaluation record).
+  const scaledFloat = Math.abs(n) * 10 ** digits;
+  if (digits <= 20 && scaledFloat < 1e9 && !Object.is(n, -0) && Math.abs(scaledFloat - Math.floor(scaledFloat) - 0.5) > 1e-6) {
+    return n.toFixed(digits);
+  }
   const { negative, significand, exponent } = decomposeDouble(n);
   const scale = 10n ** BigInt(digits);
   let scaled: bigint;

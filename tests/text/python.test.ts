@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
   PY_WHITESPACE,
@@ -109,6 +110,33 @@ describe("pyFloatRepr", () => {
 });
 
 describe("pyFormatFixed", () => {
+  it("gives CPython's digits for every F1 of up to 80 tokens a side, exact ties, tiny, large and negative values", () => {
+    // Token F1 = 2pr / (p + r) with p = k/a, r = k/b: all of them, plus the values near and on the toFixed fast path's
+    // edges (ties k/2^m, 1e9, 1e-7, -0), at the digits the seed and the reports use.
+    const values = new Set<number>([0, -0, 1, 1e9, 1e9 - 0.5, 1e9 + 0.5, 123456789.12345, 1e-7, -1e-7, 5e-5, -5e-5, 1e21, 2 ** 60]);
+    for (let a = 1; a <= 80; a++) {
+      for (let b = 1; b <= 80; b++) {
+        for (let k = 1; k <= Math.min(a, b); k++) values.add((2 * (k / a) * (k / b)) / (k / a + k / b));
+      }
+    }
+    for (let m = 1; m <= 30; m++) for (let k = 1; k < 64; k += 2) values.add(k / 2 ** m).add(-k / 2 ** m).add(k / 2 ** m + 3);
+    const cases = [...values].flatMap((value) => [0, 1, 2, 4, 6].map((digits) => ({ value, digits })));
+    // repr() of a double round-trips exactly, and JSON numbers are read as doubles on both sides.
+    const script = "import json,sys\nfor v,d in json.load(sys.stdin): print(format(v, f'.{d}f'))";
+    const input = JSON.stringify(cases.map(({ value, digits }) => [Object.is(value, -0) ? "-0.0" : value, digits]))
+      .replace(/"-0\.0"/g, "-0.0");
+    const python = spawnSync("python3", ["-c", script], { input, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" });
+    expect(python.status, python.stderr).toBe(0);
+    const expected = python.stdout.trimEnd().split("\n");
+    expect(expected).toHaveLength(cases.length);
+    const wrong = cases.flatMap(({ value, digits }, index) => {
+      const ours = pyFormatFixed(value, digits);
+      return ours === expected[index] ? [] : [`${value} .${digits}f: ours ${ours}, python ${expected[index]}`];
+    });
+    expect(wrong.slice(0, 10)).toEqual([]);
+    expect(cases.length).toBeGreaterThan(50_000);
+  });
+
   it("rounds exact binary ties half-to-even where toFixed rounds up", () => {
     expect((0.03125).toFixed(4)).toBe("0.0313");
     expect(pyFormatFixed(0.03125, 4)).toBe("0.0312");
