@@ -12,8 +12,44 @@ export interface EvalResult {
 
 /** 1 when the normalised prediction equals some normalised gold answer. */
 export function exactMatch(prediction: string, golds: readonly string[]): number {
-  const normalizedPrediction = normalizeAnswer(prediction);
-  return golds.some((gold) => normalizeAnswer(gold) === normalizedPrediction) ? 1.0 : 0.0;
+  return exactMatchNormalized(normalizeAnswer(prediction), golds.map(normalizeAnswer));
+}
+
+/**
+ * The seed's `f1_score`: best token-level F1 over the gold answers. An empty prediction scores 1 only against
+ * an empty gold; golds that normalise to nothing are skipped otherwise. The arithmetic is written in the
+ * seed's order so the doubles come out bit-identical.
+ */
+export function tokenF1(prediction: string, golds: readonly string[]): number {
+  return tokenF1Normalized(normalizeAnswer(prediction), golds.map(normalizeAnswer));
+}
+
+/**
+ * The seed's `sub_em`: 1 when either normalised string contains the other. As in Python, the empty string is
+ * contained in everything, so a prediction that normalises to "" matches any gold.
+ */
+export function substringMatch(prediction: string, golds: readonly string[]): number {
+  return substringMatchNormalized(normalizeAnswer(prediction), golds.map(normalizeAnswer));
+}
+
+/**
+ * The seed's `evaluate`: extract the answer from the response, then score it against every gold. The seed normalises
+ * the prediction and each gold once per metric; normalising is a pure function, so here it is done once for all three.
+ */
+export function evaluate(responseText: string, golds: readonly string[]): EvalResult {
+  const predictedAnswer = extractAnswer(responseText);
+  const prediction = normalizeAnswer(predictedAnswer);
+  const normalizedGolds = golds.map(normalizeAnswer);
+  return {
+    em: exactMatchNormalized(prediction, normalizedGolds),
+    f1: tokenF1Normalized(prediction, normalizedGolds),
+    subEm: substringMatchNormalized(prediction, normalizedGolds),
+    predictedAnswer,
+  };
+}
+
+function exactMatchNormalized(prediction: string, golds: readonly string[]): number {
+  return golds.some((gold) => gold === prediction) ? 1.0 : 0.0;
 }
 
 function countTokens(tokens: readonly string[]): Map<string, number> {
@@ -30,19 +66,12 @@ function sharedTokenCount(a: readonly string[], b: readonly string[]): number {
   return shared;
 }
 
-/**
- * The seed's `f1_score`: best token-level F1 over the gold answers. An empty prediction scores 1 only against
- * an empty gold; golds that normalise to nothing are skipped otherwise. The arithmetic is written in the
- * seed's order so the doubles come out bit-identical.
- */
-export function tokenF1(prediction: string, golds: readonly string[]): number {
-  const predictionTokens = pySplit(normalizeAnswer(prediction));
-  if (predictionTokens.length === 0) {
-    return golds.some((gold) => pySplit(normalizeAnswer(gold)).length === 0) ? 1.0 : 0.0;
-  }
+function tokenF1Normalized(prediction: string, golds: readonly string[]): number {
+  const predictionTokens = pySplit(prediction);
+  if (predictionTokens.length === 0) return golds.some((gold) => pySplit(gold).length === 0) ? 1.0 : 0.0;
   let best = 0.0;
   for (const gold of golds) {
-    const goldTokens = pySplit(normalizeAnswer(gold));
+    const goldTokens = pySplit(gold);
     if (goldTokens.length === 0) continue;
     const shared = sharedTokenCount(predictionTokens, goldTokens);
     if (shared === 0) continue;
@@ -53,29 +82,8 @@ export function tokenF1(prediction: string, golds: readonly string[]): number {
   return best;
 }
 
-/**
- * The seed's `sub_em`: 1 when either normalised string contains the other. As in Python, the empty string is
- * contained in everything, so a prediction that normalises to "" matches any gold.
- */
-export function substringMatch(prediction: string, golds: readonly string[]): number {
-  const normalizedPrediction = normalizeAnswer(prediction);
-  return golds.some((gold) => {
-    const normalizedGold = normalizeAnswer(gold);
-    return normalizedPrediction.includes(normalizedGold) || normalizedGold.includes(normalizedPrediction);
-  })
-    ? 1.0
-    : 0.0;
-}
-
-/** The seed's `evaluate`: extract the answer from the response, then score it against every gold. */
-export function evaluate(responseText: string, golds: readonly string[]): EvalResult {
-  const predictedAnswer = extractAnswer(responseText);
-  return {
-    em: exactMatch(predictedAnswer, golds),
-    f1: tokenF1(predictedAnswer, golds),
-    subEm: substringMatch(predictedAnswer, golds),
-    predictedAnswer,
-  };
+function substringMatchNormalized(prediction: string, golds: readonly string[]): number {
+  return golds.some((gold) => prediction.includes(gold) || gold.includes(prediction)) ? 1.0 : 0.0;
 }
 
 /**
