@@ -23,20 +23,6 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
   if (target instanceof Error) return Promise.reject(new TypeError("fetch failed", { cause: target }));
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortError());
-  // In node:http's raw form (name, value, name, value…): given an object, ClientRequest sets each header into a map of
-  // its own and then writes them out; given the list, it writes them as they are. The Host header is then ours to send.
-  const headers: string[] = ["host", target.host];
-  if (init.headers) {
-    const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
-    for (const [name, value] of entries) {
-      if (name.toLowerCase() === "host") headers[1] = value;
-      else headers.push(name, value);
-    }
-  }
-  // Credentials in the URL, as node:http sends them when no Authorization header is given.
-  if (target.basicAuth && !headers.some((field, index) => index % 2 === 0 && field.toLowerCase() === "authorization")) {
-    headers.push("authorization", target.basicAuth);
-  }
   // Chat requests arrive as bytes (lib/model/chat-request-body.ts). A string body is encoded into a Buffer here, once:
   // written as a string, node:http joins it to the header text and flattens the two into a copy on the heap before
   // encoding it (twice the bytes sent for a two-byte string; in a 20,000-item run, when chat bodies were strings, CPU
@@ -45,7 +31,23 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     ? Buffer.from(init.body, "utf8")
     : init.body instanceof Uint8Array ? init.body : init.body == null ? undefined : null;
   if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string or byte body is supported"));
+  // In node:http's raw form (name, value, name, value…): given an object, ClientRequest sets each header into a map of
+  // its own and then writes them out; given the list, it writes them as they are. The Host header is then ours to send.
+  const headers: string[] = ["host", target.host];
+  if (init.headers) {
+    const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
+    for (const [name, value] of entries) {
+      const lowerName = name.toLowerCase();
+      if (lowerName === "host") headers[1] = value;
+      else if (lowerName !== "content-length" || body === undefined) headers.push(name, value);
+    }
+  }
+  // The body's own length, in place of any the caller gave (two would make the request invalid).
   if (body !== undefined) headers.push("content-length", String(body.length));
+  // Credentials in the URL, as node:http sends them when no Authorization header is given.
+  if (target.basicAuth && !headers.some((field, index) => index % 2 === 0 && field.toLowerCase() === "authorization")) {
+    headers.push("authorization", target.basicAuth);
+  }
 
   return new Promise<Response>((resolve, reject) => {
     const request = target.scheme.request({ ...target.options, method: init.method ?? "GET", headers });

@@ -115,6 +115,14 @@ describe("model HTTP connections", () => {
     expect(sent).toMatchObject({ method: "POST", url: "/echo/chat?api-version=1", body: '{"q":"Où?"}', headers: { host: new URL(url).host, "content-length": "12" } });
   });
 
+  it("sends one Content-Length, the body's, whatever length the caller's headers name", async () => {
+    const url = baseURL.replace(/\/v1$/, "/echo");
+    const response = await keepAliveFetch(url, { method: "POST", headers: { "Content-Length": "999", host: "models.example" }, body: "héllo" });
+    const echo = (await response.json()) as { body: string; headers: Record<string, string> };
+    expect(response.status).toBe(200);
+    expect(echo).toMatchObject({ body: "héllo", headers: { "content-length": "6", host: "models.example" } });
+  });
+
   it("sends a URL's credentials as node:http does, unless an Authorization header is given", async () => {
     const url = new URL(baseURL.replace(/\/v1$/, "/echo"));
     url.username = "user%40corp";
