@@ -102,6 +102,6 @@ mkdirSync(BUILDS, { recursive: true });
 const name = currentBuild() ?? build();
 // V8's compiled code of the bundle, kept beside it (and removed with it) from the first start on: Node then skips
 // parsing and compiling ~4 MB of JavaScript (the Prisma runtime and its wasm, the SDK) at every start. `skill list`,
-// six alternating starts, user+sys 0.31 s against 0.355 s. Node 22.1+ (the project's Node); older ones go without.
+// six alternating starts, user+sys 0.35 s against 0.385 s on average. Node 22.1+ (the project's Node); older ones go without.
 module.enableCompileCache?.(join(BUILDS, name, "compile-cache"));
 await import(pathToFileURL(join(BUILDS, name, "main.mjs")).href);

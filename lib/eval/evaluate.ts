@@ -49,7 +49,7 @@ export function evaluate(responseText: string, golds: readonly string[]): EvalRe
 }
 
 function exactMatchNormalized(prediction: string, golds: readonly string[]): number {
-  return golds.some((gold) => gold === prediction) ? 1.0 : 0.0;
+  return golds.includes(prediction) ? 1.0 : 0.0;
 }
 
 function countTokens(tokens: readonly string[]): Map<string, number> {

@@ -34,10 +34,12 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
   // In node:http's raw form (name, value, name, value…): given an object, ClientRequest sets each header into a map of
   // its own and then writes them out; given the list, it writes them as they are. The Host header is then ours to send.
   const headers: string[] = ["host", target.host];
+  let authorized = false;
   if (init.headers) {
     const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
     for (const [name, value] of entries) {
       const lowerName = name.toLowerCase();
+      authorized ||= lowerName === "authorization";
       if (lowerName === "host") headers[1] = value;
       else if (lowerName !== "content-length" || body === undefined) headers.push(name, value);
     }
@@ -45,9 +47,7 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
   // The body's own length, in place of any the caller gave (two would make the request invalid).
   if (body !== undefined) headers.push("content-length", String(body.length));
   // Credentials in the URL, as node:http sends them when no Authorization header is given.
-  if (target.basicAuth && !headers.some((field, index) => index % 2 === 0 && field.toLowerCase() === "authorization")) {
-    headers.push("authorization", target.basicAuth);
-  }
+  if (target.basicAuth && !authorized) headers.push("authorization", target.basicAuth);
 
   return new Promise<Response>((resolve, reject) => {
     const request = target.scheme.request({ ...target.options, method: init.method ?? "GET", headers });
