@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { ResponseHeaders } from "./response-headers";
+import { ReadOnlyHeaders } from "./read-only-headers";
 
 /** One pool of kept-alive connections per process, shared by every model client (per scheme). */
 const AGENTS = {
@@ -69,7 +69,7 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
         signal?.removeEventListener("abort", onAbort);
         const status = response.statusCode ?? 0;
         const bytes = NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks);
-        resolve(new BufferedResponse(bytes, { status, statusText: response.statusMessage }, new ResponseHeaders(response.rawHeaders)));
+        resolve(new BufferedResponse(bytes, { status, statusText: response.statusMessage }, new ReadOnlyHeaders(response.rawHeaders)));
       });
     });
     request.end(body);
@@ -123,7 +123,7 @@ function targetOf(href: string): Target | Error {
  * A Response whose body is already in memory (null: a status that has none): text() and json() decode the buffer
  * directly. A Response built on a Buffer wraps it in a web ReadableStream that text() then reads back chunk by chunk
  * (~0.05 ms of CPU per call in a profile of a 20,000-item run, with its garbage); `body` is still there, made on first
- * use, for code that streams. Its headers are a ResponseHeaders (response-headers.ts), not a copy into undici's.
+ * use, for code that streams. Its headers are a ReadOnlyHeaders (read-only-headers.ts), not a copy into undici's.
  */
 class BufferedResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer>;

@@ -9,12 +9,14 @@ import type { RequestGate } from "./limits/request-gate";
 import { keepAliveFetch } from "./keep-alive-fetch";
 import { loadOpenAISdk, type OpenAISdkModule } from "./openai-sdk";
 import { callWithRetries } from "./retrying-call";
+import { reuseRequestHeaders } from "./reused-request-headers";
 import { redactSecrets } from "../text/redact-secrets";
 import type { BackendKind, CallObserver, ChatModel, ChatRequest, ChatResponse } from "./types";
 
 export const DEFAULT_MAX_RETRIES = 5;
 
-const JSON_CONTENT = { "content-type": "application/json" };
+// One object for every request: the SDK's URL and headers are built once per header object (reused-request-headers.ts).
+const JSON_CONTENT = Object.freeze({ "content-type": "application/json" });
 
 /** Local servers ignore the key, but the SDK refuses to start without one. */
 const LOCAL_SERVER_PLACEHOLDER_KEY = "skillboard-no-key";
@@ -118,7 +120,7 @@ class OpenAICompatibleChatModel implements ChatModel {
   ) {
     this.maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? DEFAULT_MAX_RETRIES));
     // Loading starts now, so it overlaps whatever comes before the first call; a failure is reported by that call.
-    this.client = loadOpenAISdk().then(makeClient);
+    this.client = loadOpenAISdk().then((sdk) => reuseRequestHeaders(makeClient(sdk)));
     this.client.catch(() => undefined);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.encoder = new ChatRequestBodyEncoder(model);
