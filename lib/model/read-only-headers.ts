@@ -10,6 +10,7 @@
  */
 export class ReadOnlyHeaders extends Headers {
   readonly #fields = new Map<string, string[]>();
+  /** Frozen, so the pairs iteration hands out can be the kept ones (undici's iteration makes new pairs each time). */
   #entries: [string, string][] | null = null;
 
   constructor(rawHeaders: readonly string[]) {
@@ -44,7 +45,7 @@ export class ReadOnlyHeaders extends Headers {
 
   /** As the Fetch standard iterates: names sorted and lower-cased, values combined, each set-cookie on its own. */
   override *entries(): HeadersIterator<[string, string]> {
-    for (const [name, value] of this.sortedEntries()) yield [name, value];
+    yield* this.sortedEntries();
   }
 
   override *keys(): HeadersIterator<string> {
@@ -75,13 +76,13 @@ export class ReadOnlyHeaders extends Headers {
     throw immutable();
   }
 
-  private sortedEntries(): readonly (readonly [string, string])[] {
+  private sortedEntries(): readonly [string, string][] {
     if (this.#entries) return this.#entries;
     const entries: [string, string][] = [];
     for (const name of [...this.#fields.keys()].sort()) {
       const values = this.#fields.get(name)!;
-      if (name === "set-cookie") for (const value of values) entries.push([name, value]);
-      else entries.push([name, values.join(", ")]);
+      if (name === "set-cookie") for (const value of values) entries.push(Object.freeze([name, value]) as [string, string]);
+      else entries.push(Object.freeze([name, values.join(", ")]) as [string, string]);
     }
     return (this.#entries = entries);
   }

@@ -124,6 +124,9 @@ describe("reused request headers", () => {
     expect([...req.headers]).toEqual([...sdkBuilt.req.headers]);
     expect(req.headers.get("Authorization")).toBe("Bearer sk-reuse-test");
     expect(() => req.headers.set("authorization", "Bearer other")).toThrow(TypeError);
+    const [pair] = [...req.headers];
+    expect(() => { pair![1] = "changed"; }).toThrow(TypeError);
+    expect([...req.headers]).toEqual([...sdkBuilt.req.headers]);
   });
 });
 
