@@ -59,6 +59,28 @@ describe("iteratePendingItems", () => {
     expect(await readAll(run.id, { sample: { size: 20, seed: 1 } }, 3)).toEqual(chosen.map((item) => item.id).filter((id) => !doneIds.has(id)));
   });
 
+  it("leaves out the items with a result when reading the first N, whatever the page size", async () => {
+    const { version } = await addSkillVersion(t.db, { name: "s3", content: "skill 3" });
+    const settings = { limit: 30 };
+    const run = await createRunFor(t.db, {
+      datasetId: dataset.id,
+      skillVersionId: version.id,
+      config: { model: { backend: "baseline" }, settings: RunSettingsSchema.parse(settings) },
+    });
+    const storedItems = await t.db.datasetItem.findMany({ where: { datasetId: dataset.id } });
+    const rowId = new Map(storedItems.map((row) => [row.externalId, row.id]));
+    const writer = new ResultWriter(t.db, run.id);
+    // A run of done items longer than a page, then scattered ones, and the last item of the selection.
+    const done = items.slice(0, 30).filter((_, index) => index < 9 || index % 5 === 0 || index === 29);
+    for (const item of done) writer.push(timeoutResult({ ...item, datasetItemId: rowId.get(item.id)! }, new Date(), 1));
+    await writer.flush();
+    const doneIds = new Set(done.map((item) => item.id));
+    const expected = items.slice(0, 30).map((item) => item.id).filter((id) => !doneIds.has(id));
+    for (const pageSize of [1, 4, 500]) expect(await readAll(run.id, settings, pageSize)).toEqual(expected);
+    // Another run of the same dataset has none of them.
+    expect(await readAll(0, settings, 4)).toEqual(items.slice(0, 30).map((item) => item.id));
+  });
+
   it("refuses listed ids the dataset lacks, naming them, when the run is created", async () => {
     const { version } = await addSkillVersion(t.db, { name: "s2", content: "skill 2" });
     await expect(
