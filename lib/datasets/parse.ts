@@ -1,9 +1,9 @@
-import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import type { DatasetReader } from "./collector";
 import { CsvDatasetReader } from "./csv";
 import { formatFromContent, formatFromExtension } from "./detect";
 import { DatasetValidationError } from "./errors";
+import { reusedFileChunks } from "./file-chunks";
 import { JsonDatasetReader } from "./json";
 import { JsonlDatasetReader } from "./jsonl";
 import { MAX_RECORD_CHARS } from "./limits";
@@ -20,9 +20,6 @@ export interface ParseOptions {
 }
 
 export type DatasetSource = AsyncIterable<string | Uint8Array> | ReadableStream<string | Uint8Array>;
-
-/** Read chunk size for files: large enough that per-chunk overhead vanishes, small enough to stay streaming. */
-const FILE_CHUNK_BYTES = 1 << 20;
 
 /** Parses a whole text held in memory. Throws DatasetValidationError listing every problem. */
 export function parseDatasetText(text: string, options: ParseOptions): DatasetItem[] {
@@ -48,8 +45,7 @@ export async function parseDatasetStream(source: DatasetSource, options: ParseOp
 /** Streams a file from disk; the file name in messages defaults to the path's base name. */
 export async function parseDatasetFile(path: string, options: Partial<ParseOptions> = {}): Promise<DatasetItem[]> {
   const fileName = options.fileName ?? basename(path);
-  const stream = createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
-  return parseDatasetStream(stream, { ...options, fileName });
+  return parseDatasetStream(reusedFileChunks(path), { ...options, fileName });
 }
 
 /**
@@ -61,7 +57,8 @@ export async function parseDatasetFile(path: string, options: Partial<ParseOptio
 export async function* streamDatasetFile(path: string, options: Partial<ParseOptions> = {}): AsyncGenerator<DatasetItem[]> {
   const fileName = options.fileName ?? basename(path);
   const parser = new DatasetParser({ ...options, fileName });
-  for await (const text of decodeUtf8(createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES }), fileName)) {
+  // The decoder copies each chunk's text out before the next read reuses its buffer.
+  for await (const text of decodeUtf8(reusedFileChunks(path), fileName)) {
     parser.push(text);
     const items = parser.takeItems();
     if (items.length > 0) yield items;
