@@ -3,7 +3,7 @@
  * process under /usr/bin/time, against the test suite's OpenAI-compatible server (in this process, requests not
  * recorded) with a fixed latency, on a fresh database each time.
  *
- *   npm run bench:scales -- [--scales 2000/64/100,5000/256/200,20000/256/50] [--repeat 1] [--cli "node scripts/cli.mjs"]
+ *   npm run bench:scales -- [--scales 2000/64/100,5000/256/200,20000/256/50] [--repeat 1] [--cli "node --max-semi-space-size=32 scripts/cli.mjs"]
  *
  * Columns: wall (process start → exit), window (first request → last response, as the server sees them), pre
  * (process start → first request: start-up and dataset import), CPU (user + system of the CLI process), CPU per
@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { CLI_NODE_FLAGS } from "../lib/cli/node-flags";
 import { defaultAnswer, startFakeOpenAIServer } from "../tests/support/fake-openai-server";
 import { benchDatasetJsonl } from "./bench-dataset";
 
@@ -22,7 +23,7 @@ const { values } = parseArgs({
   options: {
     scales: { type: "string", default: "2000/64/100,5000/256/200,20000/256/50" },
     repeat: { type: "string", default: "1" },
-    cli: { type: "string", default: "node scripts/cli.mjs" },
+    cli: { type: "string", default: `node ${CLI_NODE_FLAGS.join(" ")} scripts/cli.mjs` },
   },
 });
 const scales = values.scales.split(",").map((text) => {

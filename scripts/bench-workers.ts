@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
+import { CLI_NODE_FLAGS } from "../lib/cli/node-flags";
 import { addSkillVersion, getRun, importDataset, openDatabase } from "../lib/db";
 import { createRunFor } from "../lib/rollout";
 import { RunSettingsSchema } from "../lib/runs";
@@ -66,7 +67,7 @@ try {
 
 /** A `worker` process as a user starts it (the CLI bundle), resolved once it is polling. */
 function startWorker(url: string, name: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["scripts/cli.mjs", "worker", "--concurrency", String(PER_WORKER), "--name", name], {
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, "scripts/cli.mjs", "worker", "--concurrency", String(PER_WORKER), "--name", name], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { getPriority, setPriority } from "node:os";
 import { join } from "node:path";
+import { CLI_NODE_FLAGS } from "../cli/node-flags";
 import { DEFAULT_DRAIN_MS } from "../rollout/queue-participation";
 import { workerDrainSeconds, type Workers } from "./inline-workers";
 
@@ -51,7 +52,7 @@ export function startWorkerProcess(options: WorkerProcessOptions = {}): Workers 
   function start(): void {
     const startedAt = Date.now();
     // spawn with an IPC channel, as fork() does (a bundler resolves fork()'s module path; this one is found at run time).
-    const current = spawn(process.execPath, [cliPath, "worker", "--name", "dashboard"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const current = spawn(process.execPath, [...CLI_NODE_FLAGS, cliPath, "worker", "--name", "dashboard"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     child = current;
     const niceness = workerNiceness();
     if (current.pid !== undefined && niceness > 0) {
