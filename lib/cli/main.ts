@@ -3,6 +3,7 @@ import { DatasetValidationError } from "../datasets";
 import { CLI_CONNECTION, getDb, NotFoundError, RunBusyError } from "../db";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
 
+// V8 flags it takes after start (the ones it reads only at start: ./node-flags.ts).
 // V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
 // response bodies, rows) but keeps little (~70 MB live), so the heap was sized far past what it needs. Growing by half
 // at most keeps a 20,000-item run at 262 MB peak RSS instead of 436 MB (the dataset already stored), at the same CPU.

@@ -1,7 +1,8 @@
 /**
  * The V8 flags every CLI process runs with: `npm run -s cli` (package.json), `npx skillboard` (scripts/cli.mjs's
  * `#!/usr/bin/env -S node …` line) and the dashboard's worker process (worker-process.ts). V8 reads them only at start,
- * so they cannot be set from inside. tests/cli/node-flags.test.ts checks the three agree.
+ * so they cannot be set from inside (flags it also takes later are set in lib/cli/main.ts, which holds however the CLI is
+ * started). tests/cli/node-flags.test.ts checks that each of the three starts passes them.
  *
  * A young generation of 2 × 32 MB instead of V8's 2 × 16 MB: a run's requests in flight (256 of them at 2,000 items a
  * second, each alive ~0.1 s) outlived two scavenges of the smaller one, so most were copied twice, promoted, and left
