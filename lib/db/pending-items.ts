@@ -93,13 +93,8 @@ export async function loadPendingChunk(
   db: Db,
   input: { datasetId: number; runId: number; trial: number; ordinals: readonly number[] },
 ): Promise<(StoredDatasetItem & { trial: number })[]> {
-  const { datasetId, runId, trial } = input;
   const pending: (StoredDatasetItem & { trial: number })[] = [];
-  for (let start = 0; start < input.ordinals.length; start += IDS_PER_QUERY) {
-    const ordinals = input.ordinals.slice(start, start + IDS_PER_QUERY);
-    for (const row of await pendingRows(db, { datasetId, runId, trial }, Prisma.sql`d."ordinal" IN (${Prisma.join(ordinals)})`)) {
-      pending.push({ ...toStoredDatasetItem(row), trial });
-    }
-  }
+  const selection = { ordinals: input.ordinals };
+  for await (const item of iteratePendingTrial(db, { datasetId: input.datasetId, runId: input.runId, selection }, input.trial)) pending.push(item);
   return pending;
 }
