@@ -8,17 +8,16 @@
  *
  * One JSON line on stdout, progress on stderr.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { addSkillVersion, importDataset, openDatabase } from "../lib/db";
 import { createChatModel, type ChatModel } from "../lib/model";
 import { createOptimizationFor, executeOptimization } from "../lib/optimize/engine";
 import { RunSettingsSchema } from "../lib/runs";
 import { optimizationDataset } from "../tests/support/fake-optimizer-target";
+import { spawnFakeModelServer } from "./fake-model-process";
 
 const { values } = parseArgs({
   options: {
@@ -31,11 +30,8 @@ const batchSize = Number(values["batch-size"]);
 const trainN = Number(values["steps-per-epoch"]) * batchSize;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const server = spawn(process.execPath, ["--import", "tsx", "scripts/fake-model-server.ts", "--optimizer"], { stdio: ["ignore", "pipe", "inherit"] });
-const baseURL = await new Promise<string>((resolve, reject) => {
-  server.once("exit", (code) => reject(new Error(`model server exited with ${code}`)));
-  createInterface({ input: server.stdout! }).once("line", resolve);
-});
+const server = await spawnFakeModelServer(["--optimizer"]);
+const { baseURL } = server;
 
 /** Records each call's [start, end] so the time with any call in flight can be measured. */
 function timed(model: ChatModel, intervals: [number, number][]): ChatModel {
@@ -101,5 +97,5 @@ try {
 } finally {
   await db.$disconnect();
   rmSync(dir, { recursive: true, force: true });
-  server.kill("SIGTERM");
+  server.stop();
 }

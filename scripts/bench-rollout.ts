@@ -9,17 +9,16 @@
  * concurrency made with the bare openai client (no prompts, scoring or database). Data on stdout
  * (one JSON line per repeat), progress on stderr.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import OpenAI from "openai";
 import { addSkillVersion, importDataset, openDatabase } from "../lib/db";
 import { createRunFor, executeRun } from "../lib/rollout";
 import { RunSettingsSchema } from "../lib/runs";
 import { makeItems } from "../tests/support/rollout-fixtures";
+import { spawnFakeModelServer } from "./fake-model-process";
 
 const { values } = parseArgs({
   options: {
@@ -34,13 +33,8 @@ const C = Number(values.concurrency);
 const L = Number(values["latency-ms"]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const server = spawn(process.execPath, ["--import", "tsx", "scripts/fake-model-server.ts", "--latency-ms", String(L)], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const baseURL = await new Promise<string>((resolve, reject) => {
-  server.once("exit", (code) => reject(new Error(`model server exited with ${code}`)));
-  createInterface({ input: server.stdout! }).once("line", resolve);
-});
+const server = await spawnFakeModelServer(["--latency-ms", String(L)]);
+const { baseURL } = server;
 
 try {
   const idealS = (Math.ceil(N / C) * L) / 1000;
@@ -75,7 +69,7 @@ try {
     }
   }
 } finally {
-  server.kill("SIGTERM");
+  server.stop();
 }
 
 /** The same N calls at concurrency C with the bare client: what the machine and server allow. */
