@@ -157,5 +157,14 @@ describe("running accuracy curve", () => {
     expect(curve.at(-1)!.em).toBeCloseTo(done.emSum / 1000, 10);
     expect(curve.at(-1)!.em).toBeCloseTo(0.75, 10);
     expect(curve.every((point) => point.em >= 0 && point.em <= 1 && point.f1 >= point.em - 1e-12)).toBe(true);
+
+    // Every k-th completed item plus the last, each point the means over the items completed up to it.
+    const rows = await storedResults(t.db, run.id);
+    const meansAt = (n: number) => rows.filter((row) => row.seq <= n).reduce((sum, row) => sum + row.em, 0) / n;
+    const sparse = await getRunCurve(t.db, run.id, 7);
+    expect(sparse.map((point) => point.n)).toEqual([143, 286, 429, 572, 715, 858, 1000]);
+    for (const point of sparse) expect(point.em).toBeCloseTo(meansAt(point.n), 12);
+    expect((await getRunCurve(t.db, run.id, 300)).map((point) => point.n)).toEqual(Array.from({ length: 250 }, (_, i) => (i + 1) * 4));
+    expect((await getRunCurve(t.db, run.id, 5000)).map((point) => point.n)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
   });
 });
