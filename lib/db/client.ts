@@ -1,9 +1,11 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { QueryCompiler } from "@prisma/client/runtime/query_compiler_bg.sqlite.mjs";
 import { PrismaClient } from "../../generated/prisma/client";
 import { databaseEngine, databaseFilePath, resolveDatabaseUrl } from "./database-url";
 import { registerEngine } from "./engine";
 import { applyMigrations } from "./migrate";
 import { openPostgresDatabase } from "./postgres-client";
+import { cacheQueryPlans } from "./query-plan-cache";
 import { bindSqliteConnection } from "./sqlite-transaction";
 import { writeLockFirst } from "./write-lock-first";
 
@@ -49,6 +51,7 @@ export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDa
 }
 
 function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointPages }: OpenDatabaseOptions): Db {
+  cacheQueryPlans(QueryCompiler);
   const path = databaseFilePath(url);
   applyMigrations(path);
   // busy timeout: another process (the dashboard, a second CLI) may hold the write lock briefly.

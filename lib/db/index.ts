@@ -27,3 +27,4 @@ export * from "./optimization-views";
 export * from "./optimization-usage";
 export * from "./run-queue-store";
 export * from "./stored-results";
+export { queryPlanCacheStats, type QueryPlanCacheStats } from "./query-plan-cache";

@@ -1,10 +1,12 @@
 import type { PrismaPg } from "@prisma/adapter-pg";
+import { QueryCompiler } from "@prisma/client/runtime/query_compiler_bg.postgresql.mjs";
 import type pg from "pg";
 import { loadPg, loadPrismaPg } from "./postgres-packages";
 import { PrismaClient } from "../../generated/prisma-pg/client";
 import type { Db } from "./client";
 import { registerEngine } from "./engine";
 import { applyPostgresMigrations } from "./migrate-postgres";
+import { cacheQueryPlans } from "./query-plan-cache";
 
 type Adapter = Awaited<ReturnType<PrismaPg["connect"]>>;
 
@@ -17,6 +19,7 @@ const TRANSACTION_LOCK = 7_265_146_701;
  * client has the same models as the SQLite one (one data model, scripts/pg-schema.ts), so it is typed as Db.
  */
 export function openPostgresDatabase(url: string): Db {
+  cacheQueryPlans(QueryCompiler);
   const pool = new (loadPg().Pool)({ connectionString: url, max: Number(process.env.SKILLBOARD_PG_POOL_MAX) || 10 });
   const factory = new (loadPrismaPg().PrismaPg)(pool, { disposeExternalPool: true });
   const connect = factory.connect.bind(factory);
