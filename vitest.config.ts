@@ -26,7 +26,7 @@ export const POSTGRESQL_SUITE = [
   "tests/cli/secrets.test.ts",
 ];
 /** Not run again on PostgreSQL: SQLite's own locking, and files of the folders above that use no database. */
-const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/app/format.test.ts", "tests/rollout/select-items.test.ts"];
+const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/app/format.test.ts", "tests/app/follow-delay.test.ts", "tests/rollout/select-items.test.ts"];
 
 // Three projects: `npm run test:unit` runs "unit" only (the edit-test loop), `npm test` runs all (what CI runs).
 export default defineConfig({
