@@ -52,6 +52,17 @@ const config = [
     files: ["app/**/*.{ts,tsx}"],
     rules: { "import/no-restricted-paths": ["error", { zones: routeZones }] },
   },
+  {
+    // One kind of link: app/_components/link.tsx (no prefetching of pages that cannot be prefetched).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/_components/link.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "next/link", message: "Import Link from @/app/_components/link: it does not prefetch (see why there)." }], patterns: [PRISMA_CLIENT] },
+      ],
+    },
+  },
 ];
 
 export default config;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { ReactNode } from "react";
 import "./globals.css";
 import { Providers } from "./providers";

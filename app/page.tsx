@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
 import { findDemoRunInputs } from "@/lib/db/demo";
 import { FirstRunHint, GettingStarted } from "./_home/getting-started";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useLayoutEffect } from "react";
 import styles from "./item-nav.module.css";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { diffSkillTexts, toSplitRows, type DiffLine } from "@/lib/compare";
 import type { SkillVersionRecord } from "@/lib/db";
 import styles from "./skill-diff.module.css";

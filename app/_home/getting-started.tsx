@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { DEMO_DATASET_NAME, DEMO_SKILL_NAME, type DemoRunInputs } from "@/lib/db/demo";
 import { DemoRunForm } from "./demo-run-form";
 import styles from "./home.module.css";

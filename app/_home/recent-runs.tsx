@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { RunWithNames } from "@/lib/db";
 import { formatCount, formatScore } from "@/app/_lib/format";
 import styles from "./home.module.css";

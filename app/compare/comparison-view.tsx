@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { compareHref, type CompareQuery } from "@/lib/compare";
 import { getDb, getSkillVersion } from "@/lib/db";
 import type { ComparisonLoad } from "./_lib/load-comparison";

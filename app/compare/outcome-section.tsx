@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { compareHref, itemsInGroup, OUTCOME_GROUPS, OUTCOME_LABELS, type CompareQuery, type OutcomeGroup } from "@/lib/compare";
 import { type Db, getItemAnswers } from "@/lib/db";
 import { formatCount, formatScore } from "@/app/_lib/format";

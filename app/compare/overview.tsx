@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listRunsWithNames } from "@/lib/db";
 import { formatCost, formatDateTime, formatScore, modelLabel } from "@/app/_lib/format";
 import { pricesForDisplay, usageCost } from "@/lib/model/prices";

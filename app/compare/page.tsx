@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { redirect } from "next/navigation";
 import { compareHref, parseCompareQuery } from "@/lib/compare/query";
 import { getDb, latestCompletedRunPerVersion, resolveReferenceRun, NotFoundError } from "@/lib/db";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { compareHref, MAX_COMPARED_RUNS, type CompareQuery } from "@/lib/compare/query";
 import { type Db, listRunsWithNames } from "@/lib/db";
 import { formatScore, modelLabel } from "@/app/_lib/format";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { verdict } from "@/lib/compare/summary";
 import { formatCost, formatCount, formatInterval, formatLatency, formatPValue, formatScore, formatSigned, modelLabel } from "@/app/_lib/format";
 import type { ComparedRun } from "./_lib/load-comparison";

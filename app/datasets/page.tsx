@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listDatasets } from "@/lib/db";
 import { formatCount, formatDateTime } from "@/app/_lib/format";
 import { DatasetUploadForm } from "./dataset-upload-form";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { formatCost, formatCount, formatDateTime, formatDuration, formatScore } from "@/app/_lib/format";
 import { getDb, listOptimizationOverviews, listOptimizationUsage } from "@/lib/db";
 import { pricesForDisplay } from "@/lib/model/prices";

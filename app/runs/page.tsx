@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listDatasets, listRunsWithNames, listSkillViews } from "@/lib/db";
 import { pricesForDisplay } from "@/lib/model/prices";
 import { FilterSelect } from "./filter-select";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { formatCost, formatDateTime, formatDuration, formatPercent, formatScore, modelLabel } from "@/app/_lib/format";
 import { sortHref, type RunListQuery, type RunListRow, type RunSortKey } from "./_lib/run-list-query";
 import { COMPARE_FORM_ID } from "./compare-selected";

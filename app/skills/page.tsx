@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listSkillViews } from "@/lib/db";
 import { formatDateTime, formatScore } from "@/app/_lib/format";
 import { SkillUploadForm } from "./skill-upload-form";

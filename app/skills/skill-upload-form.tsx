@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { useActionState, useState } from "react";
 import { FileDropZone } from "../_components/file-drop-zone";
 import { baseName } from "@/app/_lib/file-name";

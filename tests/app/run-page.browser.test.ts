@@ -1,9 +1,9 @@
 // The run page as a user watches it, in a real browser against the production build: mid-run, the item table fills
 // by itself (no "0 items" next to a progress panel at 37/80), while a filtered view holds new results behind a
-// button; a run that finished in under a second shows its measured duration and rates; the actions card keeps no
-// empty line for a message it does not have.
+// button, and no link in view makes Next ask the server for a prefetch; a run that finished in under a second shows
+// its measured duration and rates; the actions card keeps no empty line for a message it does not have.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Locator, Page } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 import { addSkillVersion, getRun, importDataset, newWorkerId, type Db } from "@/lib/db";
 import { createRunFor, executeRun } from "@/lib/rollout";
 import { RunSettingsSchema } from "@/lib/runs";
@@ -38,6 +38,13 @@ describe("run page (browser)", () => {
     const run = await createStoredRun(db!, { items: makeItems(80), baseURL: fake!.baseURL, settings: { concurrency: 2, maxRetries: 0 } });
     // Opened once it runs: no status change reloads the table before it finishes, so whatever fills it is new results.
     await expect.poll(async () => (await getRun(db!, run.id)).status, { timeout: 10_000 }).toBe("running");
+    // Next would ask the server for each link in view (and again after every reload of the table), to learn only that
+    // the page behind it cannot be prefetched: the app's links do not prefetch.
+    const prefetches: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.headers()["next-router-prefetch"]) prefetches.push(request.url());
+    };
+    page.on("request", onRequest);
     await page.goto(`${server!.baseURL}/runs/${run.id}`);
     await expect(page.getByTestId("run-status").innerText()).resolves.toBe("running");
     const items = page.getByRole("region", { name: "Items" });
@@ -51,6 +58,8 @@ describe("run page (browser)", () => {
     await expect(items.getByRole("button", { name: /new results? · show/ }).count()).resolves.toBe(0);
     await expect(items.locator("h2 + span").innerText()).resolves.toMatch(/^[1-9]\d* items/);
     await screenshot(page, "run-page-mid");
+    page.off("request", onRequest);
+    expect(prefetches).toEqual([]);
 
     // On a filtered view the rows the reader is looking at stay put: new results wait behind the button.
     await page.goto(`${server!.baseURL}/runs/${run.id}?filter=correct`);

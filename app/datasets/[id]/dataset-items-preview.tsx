@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { StoredDatasetItem } from "@/lib/db";
 import { formatCount } from "@/app/_lib/format";
 import { codePointLength } from "@/lib/text/python";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { describeKey } from "@/lib/datasets/split-dataset";
 import type { DatasetSplitRecord } from "@/lib/db";
 import { formatCount } from "@/app/_lib/format";

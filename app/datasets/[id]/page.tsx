@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDataset, getDatasetSplitByPart, getDb, listDatasetItemsPage, listDatasetSplitsOf } from "@/lib/db";
 import { parseIdParam } from "../../_lib/ids";
 import { foundOrNotFound, idOrNotFound } from "../../_lib/not-found";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { OptimizationStatusBadge } from "@/app/_components/optimization-status";
 import { formatCost, formatCount, formatDuration, formatPValue, formatScore } from "@/app/_lib/format";
 import type { OptimizationLivePayload, StageRow } from "@/app/_lib/optimization-payload";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { idOrNotFound, foundOrNotFound } from "@/app/_lib/not-found";
 import { parseIdParam } from "@/app/_lib/ids";
 import { loadOptimizationLive } from "@/app/_lib/optimization-payload";

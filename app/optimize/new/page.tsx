@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { describeBackends } from "@/app/_lib/backends";
 import { parseIdParam } from "@/app/_lib/ids";
 import type { SearchParams } from "@/app/_lib/search-params";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listSkillVersions } from "@/lib/db";
 import { modelLabel } from "@/app/_lib/format";
 import { AgentWorkspacesPanel } from "../_components/agent-workspaces-panel";

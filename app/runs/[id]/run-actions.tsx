@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { useActionState, useState } from "react";
 import type { LiveStats } from "@/lib/runs/live-stats";
 import { cancelRunAction, resumeRunAction, retryFailedItemsAction, runAgainAction } from "../actions";

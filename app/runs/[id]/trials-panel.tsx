@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { TrialSummary } from "@/lib/runs/trials";
 import { formatCount, formatScore } from "@/app/_lib/format";
 import { explorerHref } from "../_lib/item-links";

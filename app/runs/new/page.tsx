@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { getDb, listDatasets, NotFoundError, getRun, type RunRecord, listSkillVersions, listSplitParts, responseCacheSize } from "@/lib/db";
 import { describeBackends, withAgentPrograms } from "@/app/_lib/backends";
 import { parseIdParam } from "../../_lib/ids";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { SkillVersionRecord } from "@/lib/db";
 
 type Version = Omit<SkillVersionRecord, "content">;

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { createContext, useContext, useEffect, useId, useTransition, type MouseEvent, type ReactNode } from "react";
 import { formatCount } from "@/app/_lib/format";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { SkillDiffView, type DiffLayout } from "@/app/_components/skill-diff-view";
 import { formatLatency, formatPValue, formatScore, formatSigned, formatInterval, formatCount } from "@/app/_lib/format";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { ItemInOtherRun } from "@/lib/db";
 import { highlightAnswer, type TextSegment } from "@/lib/eval/answer-highlight";
 import type { ItemQuery } from "@/lib/runs/item-query";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import type { ItemQuery } from "@/lib/runs/item-query";
 import { consistencyOf } from "@/lib/runs/trials";
 import type { StoredItemResult } from "@/lib/runs/types";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { getDb, getItemConversation, getItemTrials, getStoredResult, getItemNeighbours, listItemInOtherRuns, getRunWithNames } from "@/lib/db";
 import { defaultItemFilter, ITEM_FILTER_LABELS, parseItemQuery, withoutPage, type ItemQuery } from "@/lib/runs/item-query";
