@@ -24,6 +24,7 @@ describe("layer rules", () => {
     ["lib/db/probe.ts", "lib/db is below the executor", 'import { startRunWorker } from "@/lib/rollout/run-worker";\nexport const x = startRunWorker;\n'],
     ["app/compare/probe.ts", "Route folders do not import each other", 'import { RunsTable } from "../runs/runs-table";\nexport const x = RunsTable;\n'],
     ["app/skills/probe.ts", "Route folders do not import each other", 'import { DatasetStats } from "@/app/datasets/[id]/dataset-stats";\nexport const x = DatasetStats;\n'],
+    ["app/runs/probe.tsx", "Import Link from @/app/_components/link", 'import Link from "next/link";\nexport const x = Link;\n'],
   ])("%s: refused with \"%s…\"", async (filePath, expected, code) => {
     const messages = await ruleIds(filePath, code);
     expect(messages.join("\n")).toContain(expected);
@@ -33,6 +34,7 @@ describe("layer rules", () => {
     ["lib/db/probe.ts", 'import { RunConfigSchema } from "../runs/run-config";\nexport const x = RunConfigSchema;\n'],
     ["lib/rollout/probe.ts", 'import { getRun } from "../db";\nexport const x = getRun;\n'],
     ["app/compare/probe.ts", 'import { FileDropZone } from "../_components/file-drop-zone";\nexport const x = FileDropZone;\n'],
+    ["app/runs/probe.tsx", 'import Link from "@/app/_components/link";\nexport const x = Link;\n'],
   ])("%s: an import along the layers is allowed (%s)", async (filePath, code) => {
     expect(await ruleIds(filePath, code)).toEqual([]);
   });
