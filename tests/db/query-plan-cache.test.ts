@@ -49,8 +49,9 @@ describe("cacheQueryPlans (a stand-in compiler)", () => {
     expect(compiler.compile(create).serial).toBe(6);
     const raw = `{"action":"queryRaw","query":{"arguments":{"query":"SELECT ?","parameters":"[1]"},"selection":{}}}`;
     expect(compiler.compile(raw).serial).toBe(7);
-    expect(compiler.compile(raw).serial).toBe(7);
-    expect(compiledCount()).toBe(7);
+    expect(compiler.compile(raw).serial).toBe(8);
+    expect(compiler.compile(read(1)).serial).toBe(1);
+    expect(compiledCount()).toBe(8);
   });
 
   it("compiles a request longer than the limit each time", () => {

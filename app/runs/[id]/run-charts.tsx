@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { CurvePoint } from "@/lib/db";
 import { formatLatency, formatScore } from "@/app/_lib/format";
@@ -44,8 +44,8 @@ export const RunCharts = memo(function RunCharts({ curve, total, unit }: { curve
   const hasLine = curve.length >= 2;
   const domain = useMemo(() => xDomain(total), [total]);
   const latency = useMemo(() => latencySeries(curve), [curve]);
-  const afterLabel = useMemo(() => (n: unknown) => `after ${String(n)} ${unit}`, [unit]);
-  const itemLabel = useMemo(() => (n: unknown) => `${single} ${String(n)}`, [single]);
+  const afterLabel = useCallback((n: unknown) => `after ${String(n)} ${unit}`, [unit]);
+  const itemLabel = useCallback((n: unknown) => `${single} ${String(n)}`, [single]);
 
   return (
     <section className={styles.charts} aria-labelledby="running-accuracy-heading">

@@ -1,9 +1,9 @@
 /**
  * How long a following item table (the first page of all items, mid-run) waits after reloading before it reloads
  * again for new results. A reload renders the whole run page on the server (the explorer's counts over every result,
- * the live data, the table) and again in the browser: ~60 ms for a 20,000-item run on an idle two-core machine, 150-300
+ * the live data, the table) and again in the browser: ~60 ms for a 20,000-item run on an idle two-core machine, 150-400
  * ms on one that is also running it at full speed. Reloading every second then kept the server busy often enough to
- * hold the live poll up (p95 131-203 ms against 49-86 ms with no run page open; `npm run bench:dashboard`).
+ * hold the live poll up (p95 128-203 ms against 43-86 ms with no run page open; `npm run bench:dashboard`).
  *
  * So the wait is at least a second, and at least FOLLOW_COST_FACTOR times what the last reload took, so that reloads
  * take no more than about a twentieth of the time however slow they get; at most FOLLOW_MAX_DELAY_MS, so that the
