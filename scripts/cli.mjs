@@ -38,7 +38,8 @@ const CURRENT = join(BUILDS, "CURRENT");
 // What the bundle is made from: the core, the generated Prisma client, the installed dependencies (npm writes
 // node_modules/.package-lock.json whenever it installs), and this script, which says how.
 const SOURCES = [
-  join(ROOT, "lib"), join(ROOT, "generated", "prisma"), join(ROOT, "node_modules", ".package-lock.json"), fileURLToPath(import.meta.url),
+  join(ROOT, "lib"), join(ROOT, "generated"), join(ROOT, "scripts", "cli-bundle"), join(ROOT, "node_modules", ".package-lock.json"),
+  fileURLToPath(import.meta.url),
 ];
 
 function newestMtime(path) {
@@ -58,11 +59,35 @@ function currentBuild() {
   return statSync(join(BUILDS, name, "main.mjs"), { throwIfNoEntry: false }) ? name : null;
 }
 
+/**
+ * Prisma's wasm query compilers ship only as ES modules holding the wasm as one base64 string (2.5 MB each), which the
+ * generated client imports and decodes at its first query. Loading that module took ~57 ms of every start (V8 parses
+ * the string literal, compile cache or not); reading the wasm's own bytes takes ~5 ms. So each build writes the bytes
+ * beside its chunks, and the bundle imports a stand-in (scripts/cli-bundle/) that reads them. The stand-in exports a
+ * Buffer where the original exports base64: the client passes it to `Buffer.from(wasm, "base64")`, which copies a
+ * Buffer as it is (the encoding applies to strings only); every CLI test that opens a database runs through it.
+ */
+const QUERY_COMPILER_WASM = ["sqlite", "postgresql"].map((engine) => ({
+  module: `@prisma/client/runtime/query_compiler_bg.${engine}.wasm-base64.mjs`,
+  standIn: join(ROOT, "scripts", "cli-bundle", `query-compiler-wasm.${engine}.mjs`),
+  file: `query_compiler_bg.${engine}.wasm`,
+}));
+
+function writeQueryCompilerWasm(outdir) {
+  const require = module.createRequire(join(ROOT, "package.json"));
+  mkdirSync(outdir, { recursive: true });
+  for (const { module: specifier, file } of QUERY_COMPILER_WASM) {
+    const { wasm } = require(specifier.replace(/\.mjs$/, ".js"));
+    writeFileSync(join(outdir, file), Buffer.from(wasm, "base64"));
+  }
+}
+
 const REQUIRE_BANNER = 'import { createRequire as __skillboardCreateRequire } from "node:module"; const require = __skillboardCreateRequire(import.meta.url);';
 
 function build() {
   const name = `b${Date.now()}-${process.pid}`;
   const esbuild = join(ROOT, "node_modules", ".bin", "esbuild");
+  writeQueryCompilerWasm(join(BUILDS, name));
   const result = spawnSync(
     esbuild,
     [
@@ -71,6 +96,7 @@ function build() {
       // (lib/db/postgres-packages.ts), so esbuild never sees them. A bundled CommonJS package (the Prisma runtime)
       // calls `require`, which an ES module lacks: the banner makes one.
       "--external:better-sqlite3", `--banner:js=${REQUIRE_BANNER}`,
+      ...QUERY_COMPILER_WASM.map(({ module: specifier, standIn }) => `--alias:${specifier}=${standIn}`),
       `--outdir=${join(BUILDS, name)}`, "--out-extension:.js=.mjs", "--log-level=warning",
     ],
     { stdio: ["ignore", "inherit", "inherit"] },

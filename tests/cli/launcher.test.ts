@@ -46,6 +46,17 @@ describe("CLI launcher", () => {
     expect(JSON.parse(listed.stdout.trim())).toMatchObject({ skill: "searchqa-trained", version: 1 });
   });
 
+  it("loads Prisma's query compilers from their wasm files in the build, not from the 2.5 MB base64 modules", () => {
+    expect(launch(["skill", "list"]).status).toBe(0);
+    const files = readdirSync(`dist/cli/${currentBuild()}`);
+    expect(files.filter((name) => name.includes("wasm-base64"))).toEqual([]);
+    for (const engine of ["sqlite", "postgresql"]) {
+      const wasm = readFileSync(`dist/cli/${currentBuild()}/query_compiler_bg.${engine}.wasm`);
+      expect(wasm.subarray(0, 4)).toEqual(Buffer.from("\0asm", "latin1"));
+      expect(() => new WebAssembly.Module(wasm)).not.toThrow();
+    }
+  });
+
   it("rebuilds a bundle older than its sources before running it, into a folder of its own, and keeps the last two", () => {
     expect(launch(["skill", "list"]).status).toBe(0);
     const builds = [currentBuild()];
