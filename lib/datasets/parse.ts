@@ -10,7 +10,7 @@ import { MAX_RECORD_CHARS } from "./limits";
 import type { DatasetFormat, DatasetItem } from "./types";
 import { sourceChunks } from "./source-chunks";
 import { runShared, runToEnd, shareEventLoop } from "./time-slice";
-import { NOT_UTF8_MESSAGE, strictUtf8Decoder } from "../text/utf8";
+import { NOT_UTF8_MESSAGE, Utf8ChunkDecoder } from "../text/utf8";
 
 export interface ParseOptions {
   /** Used in every error message, and for format detection by extension. */
@@ -141,10 +141,10 @@ class DatasetParser {
 /** Decodes byte chunks as UTF-8 (a multi-byte character may be split across chunks); strings pass through. */
 async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenerator<string> {
   // keepBom: DatasetParser strips the mark the same way for text and bytes.
-  const decoder = strictUtf8Decoder({ keepBom: true });
+  const decoder = new Utf8ChunkDecoder({ keepBom: true });
   const decode = (bytes?: Uint8Array): string => {
     try {
-      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+      return bytes === undefined ? decoder.end() : decoder.write(bytes);
     } catch {
       throw new DatasetValidationError(fileName, [{ message: NOT_UTF8_MESSAGE }]);
     }

@@ -1,7 +1,7 @@
 import { LineSplitter, type SplitLine } from "../datasets/line-splitter";
 import { sourceChunks, type ChunkSource } from "../datasets/source-chunks";
 import { shareEventLoop } from "../datasets/time-slice";
-import { strictUtf8Decoder } from "../text/utf8";
+import { Utf8ChunkDecoder } from "../text/utf8";
 
 /** Where a results file comes from: a file's or a request body's chunks. */
 export type LineSource = ChunkSource;
@@ -12,12 +12,12 @@ export type LineSource = ChunkSource;
  * replacement characters in answers. Shares the event loop between chunks.
  */
 export async function* readLines(source: LineSource): AsyncGenerator<SplitLine> {
-  const decoder = strictUtf8Decoder();
+  const decoder = new Utf8ChunkDecoder();
   const splitter = new LineSplitter();
   for await (const chunk of sourceChunks(source)) {
-    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
     for (const line of splitter.push(text)) if (line.cut || line.text.trim()) yield line;
     await shareEventLoop();
   }
-  for (const line of [...splitter.push(decoder.decode()), ...splitter.end()]) if (line.cut || line.text.trim()) yield line;
+  for (const line of [...splitter.push(decoder.end()), ...splitter.end()]) if (line.cut || line.text.trim()) yield line;
 }
