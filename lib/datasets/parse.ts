@@ -35,8 +35,8 @@ export function parseDatasetText(text: string, options: ParseOptions): DatasetIt
  */
 export async function parseDatasetStream(source: DatasetSource, options: ParseOptions): Promise<DatasetItem[]> {
   const parser = new DatasetParser(options);
-  for await (const text of decodeUtf8(source, options.fileName)) {
-    parser.push(text);
+  for await (const pieces of decodeUtf8(source, options.fileName)) {
+    for (const text of pieces) parser.push(text);
     await shareEventLoop();
   }
   return runShared(parser.finish());
@@ -58,8 +58,8 @@ export async function* streamDatasetFile(path: string, options: Partial<ParseOpt
   const fileName = options.fileName ?? basename(path);
   const parser = new DatasetParser({ ...options, fileName });
   // The decoder copies each chunk's text out before the next read reuses its buffer.
-  for await (const text of decodeUtf8(reusedFileChunks(path), fileName)) {
-    parser.push(text);
+  for await (const pieces of decodeUtf8(reusedFileChunks(path), fileName)) {
+    for (const text of pieces) parser.push(text);
     const items = parser.takeItems();
     if (items.length > 0) yield items;
     await shareEventLoop();
@@ -138,27 +138,22 @@ class DatasetParser {
   }
 }
 
-/** Decodes byte chunks as UTF-8 (a multi-byte character may be split across chunks); strings pass through. */
-async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenerator<string> {
+/**
+ * Decodes byte chunks as UTF-8 (a multi-byte character may be split across chunks); strings pass through. Yields the
+ * text of each chunk as pieces (Utf8ChunkDecoder: a 1 MB read is not decoded into one 1 MB string).
+ */
+async function* decodeUtf8(source: DatasetSource, fileName: string): AsyncGenerator<string[]> {
   // keepBom: DatasetParser strips the mark the same way for text and bytes.
   const decoder = new Utf8ChunkDecoder({ keepBom: true });
-  const decode = (bytes?: Uint8Array): string => {
+  const decode = (bytes?: Uint8Array): string[] => {
     try {
-      return bytes === undefined ? decoder.end() : decoder.write(bytes);
+      return bytes === undefined ? [decoder.end()].filter((text) => text !== "") : decoder.write(bytes);
     } catch {
       throw new DatasetValidationError(fileName, [{ message: NOT_UTF8_MESSAGE }]);
     }
   };
   for await (const chunk of sourceChunks(source)) {
-    if (typeof chunk === "string") {
-      const pendingBytes = decode();
-      if (pendingBytes !== "") yield pendingBytes;
-      yield chunk;
-    } else {
-      const text = decode(chunk);
-      if (text !== "") yield text;
-    }
+    yield typeof chunk === "string" ? [...decode(), chunk] : decode(chunk);
   }
-  const rest = decode();
-  if (rest !== "") yield rest;
+  yield decode();
 }

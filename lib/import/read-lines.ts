@@ -15,8 +15,9 @@ export async function* readLines(source: LineSource): AsyncGenerator<SplitLine> 
   const decoder = new Utf8ChunkDecoder();
   const splitter = new LineSplitter();
   for await (const chunk of sourceChunks(source)) {
-    const text = typeof chunk === "string" ? chunk : decoder.write(chunk);
-    for (const line of splitter.push(text)) if (line.cut || line.text.trim()) yield line;
+    for (const text of typeof chunk === "string" ? [chunk] : decoder.write(chunk)) {
+      for (const line of splitter.push(text)) if (line.cut || line.text.trim()) yield line;
+    }
     await shareEventLoop();
   }
   for (const line of [...splitter.push(decoder.end()), ...splitter.end()]) if (line.cut || line.text.trim()) yield line;

@@ -1,7 +1,7 @@
 // Utf8ChunkDecoder against the reference it replaces, TextDecoder's own stream mode (fatal): the same text from any
 // split of the bytes into chunks, and a TypeError for the same inputs.
 import { describe, expect, it } from "vitest";
-import { completeCharactersEnd, decodeUtf8, Utf8ChunkDecoder } from "@/lib/text/utf8";
+import { completeCharactersEnd, decodeUtf8, MAX_PIECE_BYTES, Utf8ChunkDecoder } from "@/lib/text/utf8";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -41,7 +41,7 @@ function reference(chunks: Uint8Array[], keepBom: boolean): Outcome {
 function chunked(chunks: Uint8Array[], keepBom: boolean): Outcome {
   const decoder = new Utf8ChunkDecoder({ keepBom });
   try {
-    return { text: chunks.map((chunk) => decoder.write(chunk)).join("") + decoder.end() };
+    return { text: chunks.map((chunk) => decoder.write(chunk).join("")).join("") + decoder.end() };
   } catch (error) {
     return { error: (error as Error).constructor.name };
   }
@@ -87,9 +87,24 @@ describe("Utf8ChunkDecoder", () => {
     for (let at = 0; at < bytes.length; at += 3) {
       const part = bytes.subarray(at, at + 3);
       buffer.fill(0).set(part);
-      text += decoder.write(buffer.subarray(0, part.length));
+      text += decoder.write(buffer.subarray(0, part.length)).join("");
     }
     expect(text + decoder.end()).toBe("ab€cd");
+  });
+
+  it("hands a large chunk over in pieces of at most MAX_PIECE_BYTES, each ending between characters", () => {
+    const text = "ab€😀ж".repeat(60_000) + "x"; // ~0.7 MB, characters of every width across every piece boundary
+    for (const offset of [0, 1, 2, 3]) {
+      const bytes = new TextEncoder().encode("a".repeat(offset) + text);
+      const decoder = new Utf8ChunkDecoder();
+      const pieces = decoder.write(bytes);
+      expect(pieces.length).toBeGreaterThan(bytes.length / MAX_PIECE_BYTES);
+      for (const piece of pieces) {
+        expect(piece.length).toBeGreaterThan(0);
+        expect(new TextEncoder().encode(piece).length).toBeLessThanOrEqual(MAX_PIECE_BYTES);
+      }
+      expect(pieces.join("") + decoder.end()).toBe("a".repeat(offset) + text);
+    }
   });
 
   it("finds where an unfinished last character begins", () => {
