@@ -1,4 +1,5 @@
 import { iterateDatasetItemPages, type Db } from "../db";
+import { joinedInChunks } from "./byte-stream";
 
 /**
  * A dataset as JSONL in file order, one item per line in the form the dataset importer reads back: id, question,
@@ -6,8 +7,8 @@ import { iterateDatasetItemPages, type Db } from "../db";
  */
 export async function* exportDatasetItems(db: Db, datasetId: number): AsyncGenerator<string> {
   for await (const page of iterateDatasetItemPages(db, datasetId)) {
-    yield page
-      .map((item) =>
+    yield* joinedInChunks(
+      page.map((item) =>
         `${JSON.stringify({
           ...item.metadata,
           id: item.id,
@@ -16,7 +17,7 @@ export async function* exportDatasetItems(db: Db, datasetId: number): AsyncGener
           context: item.context,
           ...(item.diagnosticTraceContext !== undefined ? { diagnostic_trace_context: item.diagnosticTraceContext } : {}),
         })}\n`,
-      )
-      .join("");
+      ),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { getItemConversations, itemTrialKey, iterateRunResultPages, iterateViewResultPages, type Db, type ItemView } from "../db";
 import type { StoredItemResult } from "../runs/types";
+import { joinedInChunks } from "./byte-stream";
 import { pyJsonDumps } from "./python-json";
 import { toSeedRow } from "./seed-rows";
 
@@ -50,16 +51,16 @@ export async function* exportRunResults(db: Db, runId: number, format: ExportFor
   const pages = options.view ? iterateViewResultPages(db, runId, options.view, pageSize) : iterateRunResultPages(db, runId, pageSize);
   for await (const page of pages) {
     // The seed's results.jsonl has one row per item: of a run with repeated trials it holds the first trial.
-    if (format === "seed") yield page.filter((row) => row.trial === 1).map((row) => `${pyJsonDumps(toSeedRow(row))}\n`).join("");
+    if (format === "seed") yield* joinedInChunks(page.filter((row) => row.trial === 1).map((row) => `${pyJsonDumps(toSeedRow(row))}\n`));
     else if (format === "csv") yield `${Papa.unparse(page.map(toCsvRow), { header: false, escapeFormulae: FORMULA_START })}\r\n`;
     else {
       const conversations = await getItemConversations(db, runId, page);
-      yield page
-        .map((row) => {
+      yield* joinedInChunks(
+        page.map((row) => {
           const conversation = conversations.get(itemTrialKey(row.itemId, row.trial));
           return `${JSON.stringify({ ...toJsonRow(row), user_prompt: conversation?.userPrompt ?? "", conversation: conversation?.conversation ?? [] })}\n`;
-        })
-        .join("");
+        }),
+      );
     }
   }
 }
