@@ -2,6 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { CLI_CONNECTION, getDb, NotFoundError, RunBusyError } from "../db";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
+import { WARM_COMPILE_CACHE_COMMAND, warmCompileCache } from "./warm-compile-cache";
 
 // V8 flags it takes after start (the ones it reads only at start: ./node-flags.ts).
 // V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
     case "export": return (await import("./commands/export")).exportCommand(db, args);
     case "import": return (await import("./commands/import")).importCommand(db, args);
     case "worker": return (await import("./commands/worker")).workerCommand(db, args);
+    case WARM_COMPILE_CACHE_COMMAND: return warmCompileCache();
     case undefined:
       logLine(USAGE);
       return 2;

@@ -3,6 +3,9 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { CLI_NODE_FLAGS } from "@/lib/cli/node-flags";
+import { WARM_COMPILE_CACHE_COMMAND } from "@/lib/cli/warm-compile-cache";
+import { MINI_DATASET, TRAINED_SKILL } from "../support/cli";
 import { createTestDb } from "../support/test-db";
 
 /** Names the build to run (a folder of dist/cli/, the CLI split into chunks by command). */
@@ -55,6 +58,32 @@ describe("CLI launcher", () => {
       expect(wasm.subarray(0, 4)).toEqual(Buffer.from("\0asm", "latin1"));
       expect(() => new WebAssembly.Module(wasm)).not.toThrow();
     }
+  });
+
+  it("is built and compiled by `npm run build`: the first commands after it build and compile nothing", () => {
+    const scripts = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.build).toMatch(new RegExp(` && npm run -s cli -- ${WARM_COMPILE_CACHE_COMMAND}$`));
+    // Started as npm starts it (the compile cache is kept per set of V8 flags), after an edit to lib/ or an install.
+    const start = (args: string[]) =>
+      spawnSync(process.execPath, [...CLI_NODE_FLAGS, "scripts/cli.mjs", ...args], { env: { ...process.env, DATABASE_URL: t.url }, encoding: "utf8" });
+    const past = new Date("2000-01-01T00:00:00Z");
+    utimesSync(CURRENT, past, past);
+    const before = currentBuild();
+    const warmed = start([WARM_COMPILE_CACHE_COMMAND]);
+    expect(warmed.status, warmed.stderr).toBe(0);
+    expect(warmed.stdout).toBe("");
+    const build = currentBuild();
+    expect(build).not.toBe(before);
+    const cached = () => readdirSync(`dist/cli/${build}/compile-cache`, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    const afterWarming = cached();
+    // Every module of the bundle, and the SQLite driver's modules in node_modules.
+    expect(afterWarming).toBeGreaterThan(readdirSync(`dist/cli/${build}`).filter((name) => name.endsWith(".mjs")).length);
+    for (const args of [["skill", "list"], ["dataset", "list"], ["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--backend", "baseline", "--limit", "2"]]) {
+      const ran = start(args);
+      expect(ran.status, ran.stderr).toBe(0);
+    }
+    expect(currentBuild()).toBe(build);
+    expect(cached()).toBe(afterWarming);
   });
 
   it("rebuilds a bundle older than its sources before running it, into a folder of its own, and keeps the last two", () => {
