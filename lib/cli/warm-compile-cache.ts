@@ -9,9 +9,9 @@ export const WARM_COMPILE_CACHE_COMMAND = "__warm-compile-cache";
 /**
  * Loads every module of the CLI bundle this runs from, so that Node's compile cache (scripts/cli.mjs) holds them all
  * before the first real command. Without it, the first command after an install built the bundle and then compiled
- * every module it loaded: `skill list` took 1.26 s against 0.48 s once warm, and the first 2,000-item `run` waited
- * 1.03 s for its first model request against 0.64 s. A command run for the first time later (the first `run` after
- * some `skill list`s) paid again for the modules only it loads.
+ * every module it loaded: `skill list` took 0.92–1.26 s against 0.46–0.65 s, and the first 2,000-item `run` waited
+ * 1.07–1.16 s for its first model request against 0.61–0.68 s (three fresh builds each way). A command run for the
+ * first time later (the first `run` after some `skill list`s) paid again for the modules only it loads.
  *
  * A module of the bundle does nothing when loaded but define what it exports (main.mjs, which runs the command, is
  * loaded already), so loading them all is safe. The SQLite driver lives in node_modules (a native module, kept out of
