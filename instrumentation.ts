@@ -11,12 +11,8 @@ const STOP_DEADLINE_MS = 5_000;
 
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // As the CLI does (lib/cli/main.ts): V8 lets the heap grow to up to 4× what survived the last full collection, and a
-  // download allocates fast but keeps one page of rows. `npm run bench:export` (100,000-item run): the server's peak
-  // RSS was 491–545 MB over the downloads, from 375–405 MB once warm; growing by half at most, 308–344 MB from 300 MB,
-  // in the same download times. `npm run bench:dashboard`: live-poll p95 64.9 and 69.3 ms over two sets of three
-  // 20,000-item runs, server RSS peak 250 and 263 MB (the last stop: 68.8–90.8 ms, 250–257 MB).
-  (await import("node:v8")).setFlagsFromString("--heap-growing-percent=50");
+  // As the CLI does: a large download no longer leaves the server hundreds of MB bigger (lib/process/heap-growth.ts).
+  (await import("./lib/process/heap-growth")).limitHeapGrowth();
   const { guardOutputStream, redactWrites } = await import("./lib/process/output-streams");
   // `next start 2>&1 | head`: once the reader has gone, what the server logs is dropped instead of failing with EPIPE
   // as an uncaught exception, which Next would log to the same closed pipe, and so on. And the log never shows a key,

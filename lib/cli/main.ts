@@ -1,14 +1,12 @@
 import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { CLI_CONNECTION, getDb, NotFoundError, RunBusyError } from "../db";
+import { limitHeapGrowth } from "../process/heap-growth";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
 import { WARM_COMPILE_CACHE_COMMAND, warmCompileCache } from "./warm-compile-cache";
 
 // V8 flags it takes after start (the ones it reads only at start: ./node-flags.ts).
-// V8 lets its heap grow to up to 4× what survived the last full collection; a run allocates fast (prompts, request and
-// response bodies, rows) but keeps little (~70 MB live), so the heap was sized far past what it needs. Growing by half
-// at most keeps a 20,000-item run at 262 MB peak RSS instead of 436 MB (the dataset already stored), at the same CPU.
-setFlagsFromString("--heap-growing-percent=50");
+limitHeapGrowth();
 // Prisma's query compiler is a 1.9 MB WebAssembly module: compiled by the baseline compiler only, it costs ~13 MB less
 // memory at start-up (`skill list` ~114 -> ~100 MB), and the few queries a command makes do not need optimised code.
 setFlagsFromString("--liftoff-only");
