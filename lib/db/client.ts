@@ -15,10 +15,10 @@ export interface OpenDatabaseOptions {
   /** SQLite: the connection's page cache, in KiB (PRAGMA cache_size); better-sqlite3 builds SQLite with 16 MB. */
   pageCacheKiB?: number;
   /**
-   * SQLite: the connection checkpoints the WAL when a commit leaves it longer than this many pages (PRAGMA
-   * wal_autocheckpoint; SQLite's default is 1,000, 4 MB).
+   * SQLite: the connection checkpoints the WAL when a commit leaves it longer than about this many bytes (PRAGMA
+   * wal_autocheckpoint, in pages of the database's size; SQLite's default is 1,000 pages).
    */
-  walCheckpointPages?: number;
+  walCheckpointBytes?: number;
 }
 
 /**
@@ -35,12 +35,13 @@ export interface OpenDatabaseOptions {
  * The checkpoints: a commit that leaves the WAL past 1,000 pages (SQLite's default) copies them into the database file
  * and fsyncs it, and better-sqlite3 being synchronous, the event loop waits. A 20,000-item run (~80 MB of dataset, then
  * ~85 MB of results, its index pages written again by every batch) made ~87 of them: strace counted 268 fsyncs taking
- * 1.4-2.9 s of the main thread. Past 10,000 pages (a WAL of up to ~40 MB on disk) it counted 42 (1.1 s), and fewer
+ * 1.4-2.9 s of the main thread. Past 10,000 pages of 4 KB (a WAL of up to ~40 MB on disk; the bound is kept in bytes,
+ * so a database with 16 KB pages checkpoints every 2,500) it counted 42 (1.1 s), and fewer
  * copies of the same index pages: 20,000 / 256, four alternating runs, user+sys 28.8 / 30.5 / 28.6 / 26.1 s against
  * 30.8 / 29.4 / 32.4 / 29.3 s. (Checkpointing on a thread of its own instead took no less CPU: two cores, the model
  * server on one.) The page of a commit is in the WAL before the commit returns either way, so durability is unchanged.
  */
-export const CLI_CONNECTION: OpenDatabaseOptions = { pageCacheKiB: 4_000, walCheckpointPages: 10_000 };
+export const CLI_CONNECTION: OpenDatabaseOptions = { pageCacheKiB: 4_000, walCheckpointBytes: 10_000 * 4_096 };
 
 /**
  * A client on the database of the URL, with its migrations applied: SQLite for `file:…` (at once, here), PostgreSQL for
@@ -50,15 +51,15 @@ export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDa
   return databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
 }
 
-function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointPages }: OpenDatabaseOptions): Db {
+function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointBytes }: OpenDatabaseOptions): Db {
   cacheQueryPlans(QueryCompiler);
   const path = databaseFilePath(url);
-  applyMigrations(path);
+  const { pageBytes } = applyMigrations(path);
   // busy timeout: another process (the dashboard, a second CLI) may hold the write lock briefly.
   const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: 15_000 });
   const pragmas = [
     ...(pageCacheKiB !== undefined ? [`PRAGMA cache_size = -${Math.trunc(pageCacheKiB)}`] : []),
-    ...(walCheckpointPages !== undefined ? [`PRAGMA wal_autocheckpoint = ${Math.trunc(walCheckpointPages)}`] : []),
+    ...(walCheckpointBytes !== undefined ? [`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.round(walCheckpointBytes / pageBytes))}`] : []),
   ];
   if (pragmas.length > 0) onConnect(factory, pragmas.join("; "));
   const adapter = writeLockFirst(factory);
