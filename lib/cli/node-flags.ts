@@ -9,5 +9,11 @@
  * for the old generation's collections (~20 % of the CPU of a 20,000-item run went to the collector). Three
  * alternating runs each, 20,000 / 256: user+sys 12.02 / 11.52 / 11.94 s → 10.27 / 11.11 / 10.38 s; peak RSS
  * 203–211 → 234–239 MB (2,000 / 64: 160–166 → 188–190 MB). `skill list` allocates too little to notice (~90 MB both).
+ *
+ * And one of at least 2 × 16 MB from the start, where V8 starts at 1 MB and doubles it scavenge by scavenge: start-up
+ * and the dataset import scavenged a dozen times on the way up, each copying what a batch of parsed items kept alive.
+ * Alternating runs: 20,000 / 256, four pairs, time to the first request 1.76–1.81 → 1.63–1.69 s, peak RSS 222–226 →
+ * 219–221 MB, CPU within noise (mean 10.29 → 10.48 s); 2,000 / 64, eight pairs, CPU 2.35–2.51 → 2.24–2.39 s (lower in
+ * each pair), first request 0.64–0.70 → 0.63–0.68 s. `skill list`: 263–270 → 272–275 ms, 84.4–84.9 → 86.9 MB.
  */
-export const CLI_NODE_FLAGS = ["--max-semi-space-size=32"] as const;
+export const CLI_NODE_FLAGS = ["--max-semi-space-size=32", "--min-semi-space-size=16"] as const;
