@@ -1,4 +1,5 @@
-import type { RunResult } from "../../generated/prisma/client";
+import type { RunItemConversation, RunResult } from "../../generated/prisma/client";
+import { buildUserPrompt } from "../prompts/user-prompt";
 import type { ConversationEntry, ItemStatus, StoredItemResult } from "../runs/types";
 import type { Db } from "./client";
 
@@ -66,7 +67,35 @@ export interface ItemConversation {
 
 export async function getItemConversation(db: Db, runId: number, itemId: string, trial = 1): Promise<ItemConversation | null> {
   const row = await db.runItemConversation.findUnique({ where: { runId_itemId_trial: { runId, itemId, trial } } });
-  return row ? { userPrompt: row.userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] } : null;
+  if (!row) return null;
+  const items = row.userPromptFromItem ? await promptItems(db, runId, [itemId]) : undefined;
+  return toItemConversation(row, items);
+}
+
+/** The question and context of these items of the run's dataset, by item id: what a prompt not stored is rebuilt from. */
+async function promptItems(db: Db, runId: number, itemIds: readonly string[]): Promise<Map<string, { question: string; context: string }>> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } });
+  const items = new Map<string, { question: string; context: string }>();
+  if (!run) return items;
+  for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
+    const rows = await db.datasetItem.findMany({
+      where: { datasetId: run.datasetId, externalId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } },
+      select: { externalId: true, question: true, context: true },
+    });
+    for (const row of rows) items.set(row.externalId, row);
+  }
+  return items;
+}
+
+function toItemConversation(row: RunItemConversation, items?: Map<string, { question: string; context: string }>): ItemConversation {
+  let userPrompt = row.userPrompt;
+  if (row.userPromptFromItem) {
+    const item = items?.get(row.itemId);
+    // A dataset is never deleted while a run uses it, so its items are there.
+    if (!item) throw new Error(`run ${row.runId}: item ${row.itemId} of its dataset is missing (its prompt is rebuilt from it)`);
+    userPrompt = buildUserPrompt({ question: item.question, context: item.context });
+  }
+  return { userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] };
 }
 
 /** Ids bound per IN (…) list: under the driver's 999 bound parameters with room for the rest of the query. */
@@ -88,11 +117,11 @@ export async function getItemConversations(
   const itemIds = [...new Set(results.map((row) => row.itemId))];
   // In chunks: the driver adapter refuses statements with more than 999 bound parameters.
   for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
-    const rows = await db.runItemConversation.findMany({ where: { runId, itemId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } } });
-    for (const row of rows) {
-      const key = itemTrialKey(row.itemId, row.trial);
-      if (wanted.has(key)) conversations.set(key, { userPrompt: row.userPrompt, conversation: JSON.parse(row.conversationJson) as ConversationEntry[] });
-    }
+    const rows = (await db.runItemConversation.findMany({ where: { runId, itemId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } } }))
+      .filter((row) => wanted.has(itemTrialKey(row.itemId, row.trial)));
+    const fromItems = [...new Set(rows.filter((row) => row.userPromptFromItem).map((row) => row.itemId))];
+    const items = fromItems.length > 0 ? await promptItems(db, runId, fromItems) : undefined;
+    for (const row of rows) conversations.set(itemTrialKey(row.itemId, row.trial), toItemConversation(row, items));
   }
   return conversations;
 }

@@ -101,7 +101,8 @@ export class ResultWriter {
         cum.subEm += r.subEm;
         const row = toRow(runId, { ...r, seq: start.nDone + index + 1, cum: { ...cum } });
         results.push(RESULT_COLUMNS.map((column) => row[column]));
-        conversations.push([runId, r.itemId, r.trial, r.userPrompt, JSON.stringify(r.conversation)]);
+        // A prompt that is the dataset item's context and question alone is rebuilt from the item when read.
+        conversations.push([runId, r.itemId, r.trial, r.userPromptFromItem ? "" : r.userPrompt, r.userPromptFromItem ? 1 : 0, JSON.stringify(r.conversation)]);
         // Agent runs: the exec details of each item, in the same transaction as its row.
         if (r.exec) {
           const exec = toExecRow(runId, r.itemId, r.trial, r.exec, this.origin);
@@ -148,7 +149,7 @@ const RESULT_COLUMNS = [
   "hard", "soft", "cumEm", "cumF1", "cumSubEm", "predictedAnswer", "response", "failReason", "agentOk", "nTurns", "latencyMs", "promptTokens",
   "completionTokens", "attempts", "retries", "rateLimited", "startedAt", "finishedAt", "cachedFromRunId",
 ] as const;
-const CONVERSATION_COLUMNS = ["runId", "itemId", "trial", "userPrompt", "conversationJson"] as const;
+const CONVERSATION_COLUMNS = ["runId", "itemId", "trial", "userPrompt", "userPromptFromItem", "conversationJson"] as const;
 const EXEC_COLUMNS = [
   "runId", "itemId", "trial", "agent", "commandJson", "outcome", "exitCode", "exitSignal", "durationMs", "stdout", "stderr", "stdoutBytes",
   "stderrBytes", "stdoutTruncated", "stderrTruncated", "workspacePath", "workspaceKept", "invocations", "host", "workerName",

@@ -28,6 +28,15 @@ export function buildUserPrompt(input: UserPromptInput): string {
   return parts.join("\n\n");
 }
 
+/**
+ * Whether buildUserPrompt(input) is the item's context and question alone, with no diagnostic section: then it is
+ * buildUserPrompt({ question, context }) of the dataset item, which is how a stored result's prompt is rebuilt when
+ * read instead of being stored again (lib/db/result-rows.ts). The same tests as buildUserPrompt's own branches.
+ */
+export function isPlainUserPrompt(input: UserPromptInput): boolean {
+  return !pyStrip(input.diagnosticTraceContext ?? "") && !(input.diagnosticMode && pyStrip(input.diagnosticInstruction ?? ""));
+}
+
 /** The seed's follow-up turn (`refinement` in `process_one`), quoting the previous response verbatim. */
 export function buildRefinementPrompt(previousResponse: string): string {
   return (

@@ -1,7 +1,7 @@
 import { emFailReason, evaluate, evaluationRecord } from "../eval";
 import { FatalModelError, ModelCallError } from "../model";
 import type { CallObserver, CallStats, ChatMessage, ChatModel } from "../model/types";
-import { buildRefinementPrompt, buildUserPrompt } from "../prompts";
+import { buildRefinementPrompt, buildUserPrompt, isPlainUserPrompt } from "../prompts";
 import { processAgentItem, type AgentItemBackend, type ItemTrace } from "./process-agent-item";
 import type { RunSettings } from "../runs/run-config";
 import { trialOf, type ConversationEntry, type ItemResult, type RolloutItem } from "../runs/types";
@@ -33,13 +33,14 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
   const { model, systemPrompt, settings, signal } = context;
   if (!model) throw new Error("processItem: no chat model given");
   const startedAt = new Date();
-  const userPrompt = buildUserPrompt({
+  const promptInput = {
     question: item.question,
     context: item.context,
     diagnosticMode: settings.diagnosticMode,
     diagnosticInstruction: settings.diagnosticInstruction,
     diagnosticTraceContext: item.diagnosticTraceContext ?? "",
-  });
+  };
+  const userPrompt = buildUserPrompt(promptInput);
   const conversation: ConversationEntry[] = [];
   const usage = { promptTokens: 0, completionTokens: 0 };
   const stats: CallStats = { attempts: 0, retries: 0, rateLimited: 0 };
@@ -57,6 +58,7 @@ export async function processItem(item: RolloutItem, context: ProcessItemContext
     phase: null,
     startedAt,
     userPrompt,
+    userPromptFromItem: isPlainUserPrompt(promptInput),
     conversation,
   } as const;
 

@@ -58,6 +58,11 @@ export interface ItemResult {
   startedAt: Date;
   finishedAt: Date;
   userPrompt: string;
+  /**
+   * The user prompt is its dataset item's context and question alone (isPlainUserPrompt): stored as this flag and
+   * rebuilt from the item when read, not stored a second time.
+   */
+  userPromptFromItem?: boolean;
   conversation: ConversationEntry[];
   /** Agent (exec) runs only: how the agent process went, stored beside the row. */
   exec?: ItemExecRecord;

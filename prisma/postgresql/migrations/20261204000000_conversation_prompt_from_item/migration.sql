@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RunItemConversation" ADD COLUMN     "userPromptFromItem" BOOLEAN NOT NULL DEFAULT false;
+
