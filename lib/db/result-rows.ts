@@ -68,26 +68,28 @@ export interface ItemConversation {
 export async function getItemConversation(db: Db, runId: number, itemId: string, trial = 1): Promise<ItemConversation | null> {
   const row = await db.runItemConversation.findUnique({ where: { runId_itemId_trial: { runId, itemId, trial } } });
   if (!row) return null;
-  const items = row.userPromptFromItem ? await promptItems(db, runId, [itemId]) : undefined;
+  const items = row.userPromptFromItem ? await promptItems(db, await runDatasetId(db, runId), [itemId]) : undefined;
   return toItemConversation(row, items);
 }
 
-/** The question and context of these items of the run's dataset, by item id: what a prompt not stored is rebuilt from. */
-async function promptItems(db: Db, runId: number, itemIds: readonly string[]): Promise<Map<string, { question: string; context: string }>> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } });
-  const items = new Map<string, { question: string; context: string }>();
-  if (!run) return items;
-  for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
-    const rows = await db.datasetItem.findMany({
-      where: { datasetId: run.datasetId, externalId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } },
-      select: { externalId: true, question: true, context: true },
-    });
-    for (const row of rows) items.set(row.externalId, row);
-  }
-  return items;
+/** What a prompt that is not stored is rebuilt from. */
+type PromptItem = { question: string; context: string };
+
+async function runDatasetId(db: Db, runId: number): Promise<number | null> {
+  return (await db.run.findUnique({ where: { id: runId }, select: { datasetId: true } }))?.datasetId ?? null;
 }
 
-function toItemConversation(row: RunItemConversation, items?: Map<string, { question: string; context: string }>): ItemConversation {
+/** The question and context of these items (at most IDS_PER_QUERY) of the run's dataset, by item id. */
+async function promptItems(db: Db, datasetId: number | null, itemIds: readonly string[]): Promise<Map<string, PromptItem>> {
+  if (datasetId === null) return new Map();
+  const rows = await db.datasetItem.findMany({
+    where: { datasetId, externalId: { in: [...itemIds] } },
+    select: { externalId: true, question: true, context: true },
+  });
+  return new Map(rows.map((row) => [row.externalId, row]));
+}
+
+function toItemConversation(row: RunItemConversation, items?: Map<string, PromptItem>): ItemConversation {
   let userPrompt = row.userPrompt;
   if (row.userPromptFromItem) {
     const item = items?.get(row.itemId);
@@ -115,12 +117,14 @@ export async function getItemConversations(
   const conversations = new Map<string, ItemConversation>();
   const wanted = new Set(results.map((row) => itemTrialKey(row.itemId, row.trial)));
   const itemIds = [...new Set(results.map((row) => row.itemId))];
+  // The run's dataset, read once when a page first needs a prompt rebuilt from its items.
+  let datasetId: Promise<number | null> | undefined;
   // In chunks: the driver adapter refuses statements with more than 999 bound parameters.
   for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
     const rows = (await db.runItemConversation.findMany({ where: { runId, itemId: { in: itemIds.slice(start, start + IDS_PER_QUERY) } } }))
       .filter((row) => wanted.has(itemTrialKey(row.itemId, row.trial)));
     const fromItems = [...new Set(rows.filter((row) => row.userPromptFromItem).map((row) => row.itemId))];
-    const items = fromItems.length > 0 ? await promptItems(db, runId, fromItems) : undefined;
+    const items = fromItems.length > 0 ? await promptItems(db, await (datasetId ??= runDatasetId(db, runId)), fromItems) : undefined;
     for (const row of rows) conversations.set(itemTrialKey(row.itemId, row.trial), toItemConversation(row, items));
   }
   return conversations;
