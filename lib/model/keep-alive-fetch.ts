@@ -33,17 +33,10 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
   if (body === null) return Promise.reject(new TypeError("keepAliveFetch: only a string or byte body is supported"));
   // In node:http's raw form (name, value, name, value…): given an object, ClientRequest sets each header into a map of
   // its own and then writes them out; given the list, it writes them as they are. The Host header is then ours to send.
-  const headers: string[] = ["host", target.host];
-  let authorized = false;
-  if (init.headers) {
-    const entries = init.headers instanceof Headers || Array.isArray(init.headers) ? init.headers : Object.entries(init.headers);
-    for (const [name, value] of entries) {
-      const lowerName = name.toLowerCase();
-      authorized ||= lowerName === "authorization";
-      if (lowerName === "host") headers[1] = value;
-      else if (lowerName !== "content-length" || body === undefined) headers.push(name, value);
-    }
-  }
+  const given = init.headers ? rawHeadersOf(init.headers, body !== undefined) : null;
+  const headers: string[] = ["host", given?.host ?? target.host];
+  if (given) for (const field of given.fields) headers.push(field);
+  const authorized = given?.authorized ?? false;
   // The body's own length, in place of any the caller gave (two would make the request invalid).
   if (body !== undefined) headers.push("content-length", String(body.length));
   // Credentials in the URL, as node:http sends them when no Authorization header is given.
@@ -74,6 +67,39 @@ export function keepAliveFetch(input: string | URL | Request, init: RequestInit 
     });
     request.end(body);
   });
+}
+
+interface RawHeaders {
+  /** name, value, name, value…: the fields to send as given, less Host (and Content-Length when there is a body). */
+  fields: readonly string[];
+  /** The Host header given, if any. */
+  host: string | null;
+  authorized: boolean;
+}
+
+// A client's posts reuse one read-only Headers (reused-request-headers.ts): its raw list is made once per body kind,
+// not from a walk of its entries on every request.
+const RAW_OF_READ_ONLY = new WeakMap<ReadOnlyHeaders, { withBody?: RawHeaders; withoutBody?: RawHeaders }>();
+
+function rawHeadersOf(given: HeadersInit, withBody: boolean): RawHeaders {
+  if (!(given instanceof ReadOnlyHeaders)) return collectRawHeaders(given, withBody);
+  let kept = RAW_OF_READ_ONLY.get(given);
+  if (!kept) RAW_OF_READ_ONLY.set(given, (kept = {}));
+  return withBody ? (kept.withBody ??= collectRawHeaders(given, true)) : (kept.withoutBody ??= collectRawHeaders(given, false));
+}
+
+function collectRawHeaders(given: HeadersInit, withBody: boolean): RawHeaders {
+  const fields: string[] = [];
+  let host: string | null = null;
+  let authorized = false;
+  const entries = given instanceof Headers || Array.isArray(given) ? given : Object.entries(given);
+  for (const [name, value] of entries) {
+    const lowerName = name.toLowerCase();
+    authorized ||= lowerName === "authorization";
+    if (lowerName === "host") host = value;
+    else if (lowerName !== "content-length" || !withBody) fields.push(name, value);
+  }
+  return { fields, host, authorized };
 }
 
 interface Target {

@@ -43,9 +43,14 @@ export class ReadOnlyHeaders extends Headers {
     return [...(this.#fields.get("set-cookie") ?? [])];
   }
 
-  /** As the Fetch standard iterates: names sorted and lower-cased, values combined, each set-cookie on its own. */
-  override *entries(): HeadersIterator<[string, string]> {
-    yield* this.sortedEntries();
+  /**
+   * As the Fetch standard iterates: names sorted and lower-cased, values combined, each set-cookie on its own. The kept
+   * array's own iterator, not a generator delegating to it: the SDK's debug details and keepAliveFetch iterate a
+   * request's headers on every call, and the generator's objects were ~50 MB of a 20,000-item run's ~1.56 GB of
+   * allocations (sampling heap profile).
+   */
+  override entries(): HeadersIterator<[string, string]> {
+    return this.sortedEntries()[Symbol.iterator]() as HeadersIterator<[string, string]>;
   }
 
   override *keys(): HeadersIterator<string> {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIChatModel, type ChatRequest } from "../../lib/model";
 import { keepAliveFetch } from "../../lib/model/keep-alive-fetch";
+import { ReadOnlyHeaders } from "../../lib/model/read-only-headers";
 
 let server: http.Server;
 let baseURL = "";
@@ -121,6 +122,16 @@ describe("model HTTP connections", () => {
     const echo = (await response.json()) as { body: string; headers: Record<string, string> };
     expect(response.status).toBe(200);
     expect(echo).toMatchObject({ body: "héllo", headers: { "content-length": "6", host: "models.example" } });
+  });
+
+  it("sends a read-only Headers given again and again as it is each time, each request with its own body's length", async () => {
+    const url = baseURL.replace(/\/v1$/, "/echo");
+    const headers = new ReadOnlyHeaders(["Authorization", "Bearer sk-test", "Host", "models.example", "X-Custom", "1"]);
+    type Echo = { method: string; body: string; headers: Record<string, string> };
+    const send = async (init: RequestInit) => (await (await keepAliveFetch(url, { headers, ...init })).json()) as Echo;
+    const sent = [await send({ method: "POST", body: "a" }), await send({ method: "GET" }), await send({ method: "POST", body: "héllo" })];
+    expect(sent.map((echo) => [echo.method, echo.body, echo.headers["content-length"]])).toEqual([["POST", "a", "1"], ["GET", "", undefined], ["POST", "héllo", "6"]]);
+    for (const echo of sent) expect(echo.headers).toMatchObject({ authorization: "Bearer sk-test", host: "models.example", "x-custom": "1" });
   });
 
   it("sends a URL's credentials as node:http does, unless an Authorization header is given", async () => {
