@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32 --min-semi-space-size=16
+#!/usr/bin/env -S node --max-semi-space-size=32 --min-semi-space-size=16 --no-allocation-site-pretenuring
 // The V8 flags on the line above, and why: lib/cli/node-flags.ts.
 // `npm run -s cli -- …`: the CLI as plain JavaScript. Running lib/cli/main.ts through tsx took ~0.75 s and ~160 MB
 // before the first line of work (`skill list` on an empty database); its esbuild bundle, npm dependencies included
