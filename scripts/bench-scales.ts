@@ -3,7 +3,7 @@
  * process under /usr/bin/time, against the test suite's OpenAI-compatible server (in this process, requests not
  * recorded) with a fixed latency, on a fresh database each time.
  *
- *   npm run bench:scales -- [--scales 2000/64/100,5000/256/200,20000/256/50] [--repeat 1] [--cli "node --max-semi-space-size=32 --min-semi-space-size=16 --no-allocation-site-pretenuring scripts/cli.mjs"]
+ *   npm run bench:scales -- [--scales 2000/64/100,5000/256/200,20000/256/50] [--repeat 1] [--cli "node <CLI_NODE_FLAGS> scripts/cli.mjs"]
  *
  * Columns: wall (process start → exit), window (first request → last response, as the server sees them), pre
  * (process start → first request: start-up and dataset import), CPU (user + system of the CLI process), CPU per

@@ -64,7 +64,8 @@ export class ResultWriter {
   /** Queues a finished item. */
   push(result: ItemResult): void {
     if (this.failure) throw this.failure;
-    // A prompt rebuilt from the item when read is not stored: the batch need not hold it (~6 KB a result) until it is written.
+    // A prompt that is the dataset item's context and question alone is not stored (it is rebuilt from the item when
+    // read), so the batch does not hold it (~6 KB a result) until it is written.
     this.buffer.push(result.userPromptFromItem && result.userPrompt !== "" ? { ...result, userPrompt: "" } : result);
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.maxDelayMs);
@@ -116,8 +117,8 @@ export class ResultWriter {
         cum.subEm += r.subEm;
         const row = toRow(runId, { ...r, seq: start.nDone + index + 1, cum: { ...cum } });
         results.push(RESULT_COLUMNS.map((column) => row[column]));
-        // A prompt that is the dataset item's context and question alone is rebuilt from the item when read.
-        conversations.push([runId, r.itemId, r.trial, r.userPromptFromItem ? "" : r.userPrompt, r.userPromptFromItem ? 1 : 0, JSON.stringify(r.conversation)]);
+        // push() emptied the prompt of a result whose prompt is rebuilt from its item.
+        conversations.push([runId, r.itemId, r.trial, r.userPrompt, r.userPromptFromItem ? 1 : 0, JSON.stringify(r.conversation)]);
         // Agent runs: the exec details of each item, in the same transaction as its row.
         if (r.exec) {
           const exec = toExecRow(runId, r.itemId, r.trial, r.exec, this.origin);
