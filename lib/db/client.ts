@@ -6,6 +6,7 @@ import { registerEngine } from "./engine";
 import { applyMigrations } from "./migrate";
 import { openPostgresDatabase } from "./postgres-client";
 import { cacheQueryPlans } from "./query-plan-cache";
+import { keepQueryPlansIn } from "./query-plan-store";
 import { bindSqliteConnection } from "./sqlite-transaction";
 import { writeLockFirst } from "./write-lock-first";
 
@@ -19,6 +20,11 @@ export interface OpenDatabaseOptions {
    * wal_autocheckpoint, in pages of the database's size; SQLite's default is 1,000 pages).
    */
   walCheckpointBytes?: number;
+  /**
+   * A folder where the plans of the client's reads are kept between processes, and its query compiler built only when
+   * a query is not among them (query-plan-store.ts). For short-lived processes that open the database: the CLI's.
+   */
+  queryPlanFolder?: string;
 }
 
 /**
@@ -48,7 +54,9 @@ export const CLI_CONNECTION: OpenDatabaseOptions = { pageCacheKiB: 4_000, walChe
  * `postgresql://…` (when it first connects; see postgres-client.ts).
  */
 export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDatabaseOptions = {}): Db {
-  return databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
+  const db = databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
+  if (options.queryPlanFolder !== undefined) keepQueryPlansIn(db, options.queryPlanFolder);
+  return db;
 }
 
 function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointBytes }: OpenDatabaseOptions): Db {

@@ -28,3 +28,4 @@ export * from "./optimization-usage";
 export * from "./run-queue-store";
 export * from "./stored-results";
 export { queryPlanCacheStats, type QueryPlanCacheStats } from "./query-plan-cache";
+export { saveQueryPlans } from "./query-plan-store";

@@ -43,28 +43,59 @@ export function queryPlanCacheStats(): QueryPlanCacheStats {
   return { ...stats };
 }
 
+/** Whether the plan of `request` may be kept: a model read, not too long to be worth keeping. */
+export function isKeptRead(request: string): boolean {
+  return request.length <= MAX_CACHED_REQUEST_CHARS && CACHED_ACTION.test(request);
+}
+
+/** Plans by request, up to a limit: the least recently used goes first. Each plan is kept and handed out as a copy. */
+export class KeptPlans {
+  // A Map iterates in insertion order: a plan used again is moved to the end, and the first key is the one to evict.
+  readonly #plans: Map<string, unknown>;
+
+  constructor(readonly limit: number, entries: Iterable<readonly [string, unknown]> = []) {
+    this.#plans = new Map(entries);
+  }
+
+  /** A copy of the plan kept for `request`, which becomes the most recently used; undefined if there is none. */
+  take(request: string): unknown {
+    const kept = this.#plans.get(request);
+    if (kept === undefined) return undefined;
+    this.#plans.delete(request);
+    this.#plans.set(request, kept);
+    return clonePlan(kept);
+  }
+
+  /** Keeps a copy of `plan` (the engine may change the one it is given). */
+  keep(request: string, plan: unknown): void {
+    this.#plans.set(request, clonePlan(plan));
+    if (this.#plans.size > this.limit) this.#plans.delete(this.#plans.keys().next().value!);
+  }
+
+  /** The plans, least recently used first. */
+  entries(): [string, unknown][] {
+    return [...this.#plans];
+  }
+}
+
 /** Makes the compilers of this class keep their read plans. Idempotent. */
 export function cacheQueryPlans(compilerClass: QueryCompilerClass): void {
   const proto = compilerClass.prototype as QueryCompilerClass["prototype"] & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
   const compile = proto.compile;
-  const caches = new WeakMap<object, Map<string, unknown>>();
+  const caches = new WeakMap<object, KeptPlans>();
   proto.compile = function compileWithCache(this: object, request: string): unknown {
-    if (request.length > MAX_CACHED_REQUEST_CHARS || !CACHED_ACTION.test(request)) return compile.call(this, request);
+    if (!isKeptRead(request)) return compile.call(this, request);
     let plans = caches.get(this);
-    if (!plans) caches.set(this, (plans = new Map()));
-    const kept = plans.get(request);
+    if (!plans) caches.set(this, (plans = new KeptPlans(PLANS_PER_COMPILER)));
+    const kept = plans.take(request);
     if (kept !== undefined) {
       stats.hits += 1;
-      // Most recently used last: a Map iterates in insertion order, so the first key is the one to evict.
-      plans.delete(request);
-      plans.set(request, kept);
-      return clonePlan(kept);
+      return kept;
     }
     stats.misses += 1;
     const plan = compile.call(this, request);
-    plans.set(request, clonePlan(plan));
-    if (plans.size > PLANS_PER_COMPILER) plans.delete(plans.keys().next().value!);
+    plans.keep(request, plan);
     return plan;
   };
   proto[PATCHED] = true;

@@ -1,11 +1,14 @@
 // `npm run -s cli` runs scripts/cli.mjs: the CLI's esbuild bundle, rebuilt when a source is newer than it, so a
 // start costs no TypeScript compilation and an edit to lib/ is never run stale.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deserialize } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_NODE_FLAGS } from "@/lib/cli/node-flags";
 import { WARM_COMPILE_CACHE_COMMAND } from "@/lib/cli/warm-compile-cache";
-import { MINI_DATASET, TRAINED_SKILL } from "../support/cli";
+import { INITIAL_SKILL, MINI_DATASET, TRAINED_SKILL } from "../support/cli";
 import { createTestDb } from "../support/test-db";
 
 /** Names the build to run (a folder of dist/cli/, the CLI split into chunks by command). */
@@ -74,7 +77,9 @@ describe("CLI launcher", () => {
     expect(warmed.stdout).toBe("");
     const build = currentBuild();
     expect(build).not.toBe(before);
-    const cached = () => readdirSync(`dist/cli/${build}/compile-cache`, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    // V8's files; Prisma's query plans, kept beside them, are not compiled code (the test below).
+    const cached = () => readdirSync(`dist/cli/${build}/compile-cache`, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.startsWith("query-plans-")).length;
     const afterWarming = cached();
     // Every module of the bundle, and the SQLite driver's modules in node_modules.
     expect(afterWarming).toBeGreaterThan(readdirSync(`dist/cli/${build}`).filter((name) => name.endsWith(".mjs")).length);
@@ -103,5 +108,42 @@ describe("CLI launcher", () => {
     const kept = readdirSync("dist/cli").filter((name) => name !== "CURRENT");
     expect(kept).toEqual(expect.arrayContaining(builds.slice(1)));
     expect(kept).not.toContain(builds[0]);
+  });
+});
+
+describe("Prisma's query plans, kept between starts (lib/db/query-plan-store.ts)", () => {
+  it("keeps the plans of a command's reads beside its compiled code, and answers from them with the data as it is now", async () => {
+    const db = createTestDb();
+    // A compile cache of this test's own (Node takes NODE_COMPILE_CACHE over the launcher's folder).
+    const cache = mkdtempSync(join(tmpdir(), "skillboard-compile-cache-"));
+    try {
+      const start = (args: string[]) =>
+        spawnSync(process.execPath, ["scripts/cli.mjs", ...args], { env: { ...process.env, DATABASE_URL: db.url, NODE_COMPILE_CACHE: cache }, encoding: "utf8" });
+      const listed = () => {
+        const list = start(["skill", "list"]);
+        expect(list.status, list.stderr).toBe(0);
+        return list.stdout.trim().split("\n").map((line) => JSON.parse(line) as { skill: string; version: number });
+      };
+      const planFiles = () => readdirSync(cache, { recursive: true, encoding: "utf8" }).filter((name) => /query-plans-[0-9a-f]+\.v8$/.test(name));
+      const keptRequests = () => (deserialize(readFileSync(join(cache, planFiles()[0]!))) as { plans: [string, unknown][] }).plans.map(([request]) => request);
+
+      expect(start(["skill", "add", INITIAL_SKILL]).status).toBe(0);
+      expect(listed()).toMatchObject([{ skill: "searchqa-initial", version: 1 }]);
+      expect(planFiles()).toHaveLength(1);
+      expect(keptRequests()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
+
+      // A write, in a process whose reads are answered from the file: its compiler is built for the write.
+      const added = start(["skill", "add", TRAINED_SKILL]);
+      expect(added.status, added.stderr).toBe(0);
+      expect(listed()).toMatchObject([{ skill: "searchqa-initial", version: 1 }, { skill: "searchqa-trained", version: 1 }]);
+
+      // A damaged file is as if empty, and is written again.
+      writeFileSync(join(cache, planFiles()[0]!), "damaged");
+      expect(listed()).toHaveLength(2);
+      expect(keptRequests()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      await db.close();
+    }
   });
 });

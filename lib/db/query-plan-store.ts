@@ -1,0 +1,204 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { deserialize, serialize } from "node:v8";
+import { isKeptRead, KeptPlans } from "./query-plan-cache";
+
+/**
+ * Prisma's plans of model reads, kept in a folder between processes (the CLI's), and its query compiler built only
+ * when a query is not among them.
+ *
+ * Every process that opened the database instantiated Prisma's wasm query compiler (it parses the whole schema) and
+ * compiled each of its queries, though the plans come out the same from one process to the next: in a profile of
+ * `skill list` on an empty database, ~60 of its ~320 ms. A process whose reads are all kept never builds the compiler
+ * (`skill list`, 15 alternating starts: 422 → 365 ms, 84.5 → 79 MB); one that writes builds it at its first write
+ * (writes are compiled each time, as in query-plan-cache.ts), so a `run` starts no sooner.
+ *
+ * The engine loads its compiler through the generated client's `compilerWasm` (the bindings' module, then the wasm's),
+ * instantiates the wasm and takes the bindings' class, once per provider and process. The client is handed a
+ * `compilerWasm` whose class is ours and whose wasm is empty; ours loads Prisma's with it, and links it as the engine
+ * would when a compiler is first built.
+ *
+ * A plan is a function of the request and the compiler alone (query-plan-cache.ts): the compiler is Prisma's version,
+ * the schema, the provider and the connection's description, and their fingerprint names the file, so plans of another
+ * schema or Prisma are never read. Plans are written by saveQueryPlans() (the CLI calls it as it exits), through a
+ * file renamed into place: a reader sees a whole file or the one before; of two processes saving at once, the last
+ * wins. A file that cannot be read is as if empty, one that cannot be written is left: this is a cache.
+ */
+
+/** Plans a file keeps; the least recently used go first. */
+export const STORED_PLANS = 128;
+
+const FORMAT = "skillboard-query-plans/1";
+
+/** What the generated client gives Prisma's engine to load its query compiler (config.compilerWasm). */
+interface CompilerWasm {
+  getRuntime(): Promise<CompilerRuntime>;
+  getQueryCompilerWasmModule(): Promise<WebAssembly.Module>;
+}
+
+/** The compiler's wasm-bindgen module, which the engine links to the wasm's instance. */
+interface CompilerRuntime {
+  QueryCompiler: new (params: CompilerParams) => Compiler;
+  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+}
+
+interface CompilerParams {
+  datamodel: string;
+  provider: string;
+  connectionInfo: unknown;
+}
+
+interface Compiler {
+  compile(request: string): unknown;
+  compileBatch(request: string): unknown;
+  free(): void;
+}
+
+interface EngineConfig {
+  compilerWasm?: CompilerWasm;
+  clientVersion?: string;
+  engineVersion?: string;
+}
+
+/**
+ * A module whose only export is an empty `__wbindgen_start`: what the engine instantiates and starts in place of the
+ * compiler's (the real one is instantiated when a compiler is first needed).
+ */
+const EMPTY_START_MODULE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+  0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // one type: () -> ()
+  0x03, 0x02, 0x01, 0x00, // one function, of that type
+  0x07, 0x14, 0x01, 0x10, ...Buffer.from("__wbindgen_start"), 0x00, 0x00, // exported as __wbindgen_start
+  0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b, // its body: no locals, end
+]);
+
+/**
+ * Makes the client `db` (not yet connected) answer its reads from the plans kept in `folder`, and build its query
+ * compiler only for a query that is not; the plans compiled are kept, for saveQueryPlans() to write. A client of a
+ * Prisma without the engine configuration this relies on is left as it is.
+ */
+export function keepQueryPlansIn(db: object, folder: string): void {
+  const config = (db as { _engineConfig?: EngineConfig })._engineConfig;
+  const wasm = config?.compilerWasm;
+  if (typeof wasm?.getRuntime !== "function" || typeof wasm.getQueryCompilerWasmModule !== "function") return;
+  const versions = `${config!.clientVersion ?? ""}/${config!.engineVersion ?? ""}`;
+  let runtime: CompilerRuntime | null = null;
+  let wasmModule: WebAssembly.Module | null = null;
+  let instantiated = false;
+  // Prisma's own loading (its loadQueryCompiler), done when a compiler is first needed: once per process.
+  const realCompiler = (params: CompilerParams): Compiler => {
+    if (!runtime || !wasmModule) throw new Error("keepQueryPlansIn: the query compiler was needed before it was loaded");
+    if (!instantiated) {
+      const instance = new WebAssembly.Instance(wasmModule, { "./query_compiler_bg.js": runtime as unknown as WebAssembly.ModuleImports });
+      runtime.__wbg_set_wasm(instance.exports);
+      (instance.exports.__wbindgen_start as () => void)();
+      instantiated = true;
+    }
+    return new runtime.QueryCompiler(params);
+  };
+  const QueryCompiler = deferredCompilerClass(realCompiler, (params) => planSetFor(folder, versions, params));
+  config!.compilerWasm = {
+    async getRuntime() {
+      runtime = await wasm.getRuntime();
+      return { QueryCompiler, __wbg_set_wasm() {} };
+    },
+    async getQueryCompilerWasmModule() {
+      wasmModule = await wasm.getQueryCompilerWasmModule();
+      return new WebAssembly.Module(EMPTY_START_MODULE);
+    },
+  };
+}
+
+/** Writes the plans compiled since they were read (or last written) to their files. */
+export function saveQueryPlans(): void {
+  for (const set of unsaved) {
+    unsaved.delete(set);
+    const temporary = `${set.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(set.file), { recursive: true });
+      writeFileSync(temporary, serialize({ format: FORMAT, fingerprint: set.fingerprint, plans: set.plans.entries() }));
+      renameSync(temporary, set.file);
+    } catch {
+      rmSync(temporary, { force: true });
+    }
+  }
+}
+
+/** The plans of one compiler (its fingerprint), and the file they are kept in. */
+interface PlanSet {
+  file: string;
+  fingerprint: string;
+  plans: KeptPlans;
+}
+
+/** Each file's plans, read once per process; the ones with plans not yet written. */
+const planSets = new Map<string, PlanSet>();
+const unsaved = new Set<PlanSet>();
+
+function planSetFor(folder: string, versions: string, params: CompilerParams): PlanSet {
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([versions, params.provider, params.connectionInfo, params.datamodel]))
+    .digest("hex");
+  const file = join(folder, `query-plans-${fingerprint.slice(0, 24)}.v8`);
+  let set = planSets.get(file);
+  if (!set) planSets.set(file, (set = { file, fingerprint, plans: new KeptPlans(STORED_PLANS, readPlans(file, fingerprint)) }));
+  return set;
+}
+
+function readPlans(file: string, fingerprint: string): [string, unknown][] {
+  try {
+    const stored = deserialize(readFileSync(file)) as { format?: unknown; fingerprint?: unknown; plans?: unknown };
+    if (stored.format !== FORMAT || stored.fingerprint !== fingerprint || !Array.isArray(stored.plans)) return [];
+    return (stored.plans as unknown[]).filter(
+      (entry): entry is [string, unknown] => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string",
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The class the engine builds its compiler from: each instance answers a kept read with a copy of its plan, and hands
+ * anything else to a compiler of its own, built the first time one is needed.
+ */
+function deferredCompilerClass(realCompiler: (params: CompilerParams) => Compiler, planSet: (params: CompilerParams) => PlanSet) {
+  return class DeferredQueryCompiler implements Compiler {
+    readonly #params: CompilerParams;
+    readonly #set: PlanSet;
+    #compiler: Compiler | null = null;
+
+    constructor(params: CompilerParams) {
+      this.#params = params;
+      this.#set = planSet(params);
+    }
+
+    compile(request: string): unknown {
+      const kept = this.#set.plans.take(request);
+      if (kept !== undefined) return kept;
+      const plan = this.#real().compile(request);
+      if (isKeptRead(request)) {
+        this.#set.plans.keep(request, plan);
+        unsaved.add(this.#set);
+      }
+      return plan;
+    }
+
+    compileBatch(request: string): unknown {
+      return this.#real().compileBatch(request);
+    }
+
+    free(): void {
+      this.#compiler?.free();
+      this.#compiler = null;
+    }
+
+    [Symbol.dispose](): void {
+      this.free();
+    }
+
+    #real(): Compiler {
+      return (this.#compiler ??= realCompiler(this.#params));
+    }
+  };
+}
