@@ -11,7 +11,8 @@
  * with every value in it, and executes the plan with no placeholder values of its own. So the plans of model reads
  * are kept per compiler (one per client: its provider and connection), keyed by that JSON, most recently used first.
  * Writes are always compiled: their plans may carry values made when they are compiled (defaults such as now()). A kept plan is a copy, and each use gets its own copy, so
- * nothing the engine does with a plan can reach the next use of it.
+ * nothing the engine does with a plan can reach the next use of it. The CLI also keeps them from one process to the
+ * next (query-plan-store.ts).
  */
 
 /** What the wasm bindings' QueryCompiler class looks like from here: a `compile(requestJson)` on its prototype. */
