@@ -306,8 +306,12 @@ describe("optimisation pages (browser)", () => {
     await fillForm(page, { epochs: "1" });
     fake!.setOptions({ latencyMs: 30 });
     const id = await startAndOpen(page);
-    await expect.poll(() => stepsDone(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    // The key is refused as soon as the database holds a first step, not once the page shows it (every second): a
+    // worker process that finished the other steps in between completed the optimisation instead (CI, under load).
+    const stepsStored = () => app.db.optimizationStep.count({ where: { optimizationId: id, kind: "step" } });
+    await expect.poll(stepsStored, { timeout: 60_000, interval: 10 }).toBeGreaterThanOrEqual(1);
     fake!.setOptions({ faults: { pick: () => ({ kind: "status", status: 401, body: '{"error":{"message":"invalid key"}}' }) } });
+    expect(await stepsStored()).toBeLessThan(3);
     await expect.poll(() => status(page), { timeout: 60_000 }).toBe("failed");
     const failed = await getOptimization(app.db, id);
     expect(failed.error).toBeTruthy();
