@@ -81,8 +81,8 @@ const EMPTY_START_MODULE = new Uint8Array([
 export function keepQueryPlansIn(db: object, folder: string): void {
   const config = (db as { _engineConfig?: EngineConfig })._engineConfig;
   const wasm = config?.compilerWasm;
-  if (typeof wasm?.getRuntime !== "function" || typeof wasm.getQueryCompilerWasmModule !== "function") return;
-  const versions = `${config!.clientVersion ?? ""}/${config!.engineVersion ?? ""}`;
+  if (!config || typeof wasm?.getRuntime !== "function" || typeof wasm.getQueryCompilerWasmModule !== "function") return;
+  const versions = `${config.clientVersion ?? ""}/${config.engineVersion ?? ""}`;
   let runtime: CompilerRuntime | null = null;
   let wasmModule: WebAssembly.Module | null = null;
   let instantiated = false;
@@ -98,7 +98,7 @@ export function keepQueryPlansIn(db: object, folder: string): void {
     return new runtime.QueryCompiler(params);
   };
   const QueryCompiler = deferredCompilerClass(realCompiler, (params) => planSetFor(folder, versions, params));
-  config!.compilerWasm = {
+  config.compilerWasm = {
     async getRuntime() {
       runtime = await wasm.getRuntime();
       return { QueryCompiler, __wbg_set_wasm() {} };
