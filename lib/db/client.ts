@@ -6,7 +6,7 @@ import { registerEngine } from "./engine";
 import { applyMigrations } from "./migrate";
 import { openPostgresDatabase } from "./postgres-client";
 import { cacheQueryPlans } from "./query-plan-cache";
-import { keepQueryPlansIn } from "./query-plan-store";
+import { keepQueryPlansIn, type CompilerWasmSource } from "./query-plan-store";
 import { bindSqliteConnection } from "./sqlite-transaction";
 import { writeLockFirst } from "./write-lock-first";
 
@@ -49,13 +49,19 @@ export interface OpenDatabaseOptions {
  */
 export const CLI_CONNECTION: OpenDatabaseOptions = { pageCacheKiB: 4_000, walCheckpointBytes: 10_000 * 4_096 };
 
+// Where each engine's generated client (generated/prisma*/internal/class.ts) imports its query compiler's wasm from.
+const QUERY_COMPILER_WASM: Record<ReturnType<typeof databaseEngine>, CompilerWasmSource> = {
+  sqlite: () => import("@prisma/client/runtime/query_compiler_bg.sqlite.wasm-base64.mjs"),
+  postgresql: () => import("@prisma/client/runtime/query_compiler_bg.postgresql.wasm-base64.mjs"),
+};
+
 /**
  * A client on the database of the URL, with its migrations applied: SQLite for `file:…` (at once, here), PostgreSQL for
  * `postgresql://…` (when it first connects; see postgres-client.ts).
  */
 export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDatabaseOptions = {}): Db {
   const db = databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
-  if (options.queryPlanFolder !== undefined) keepQueryPlansIn(db, options.queryPlanFolder);
+  if (options.queryPlanFolder !== undefined) keepQueryPlansIn(db, options.queryPlanFolder, QUERY_COMPILER_WASM[databaseEngine(url)]);
   return db;
 }
 

@@ -74,22 +74,34 @@ const EMPTY_START_MODULE = new Uint8Array([
 ]);
 
 /**
- * Makes the client `db` (not yet connected) answer its reads from the plans kept in `folder`, and build its query
- * compiler only for a query that is not; the plans compiled are kept, for saveQueryPlans() to write. A client of a
- * Prisma without the engine configuration this relies on is left as it is.
+ * The query compiler's wasm as the generated client imports it: `{ wasm }`, its bytes in base64 (in the CLI bundle, a
+ * stand-in gives the bytes themselves: scripts/cli.mjs). `Buffer.from(wasm, "base64")` takes either, as the client's.
  */
-export function keepQueryPlansIn(db: object, folder: string): void {
+export type CompilerWasmSource = () => Promise<{ wasm: string | ArrayBuffer }>;
+
+/**
+ * Makes the client `db` (not yet connected) answer its reads from the plans kept in `folder`, and build its query
+ * compiler only for a query that is not; the plans compiled are kept, for saveQueryPlans() to write. `wasmSource`: where
+ * the client's generated code imports its compiler's wasm from. A client of a Prisma without the engine configuration
+ * this relies on is left as it is.
+ *
+ * The wasm is compiled when a compiler is first built, not as the client connects (where the engine compiles it):
+ * compiling it took ~22 ms of every `skill list`, which never builds one.
+ */
+export function keepQueryPlansIn(db: object, folder: string, wasmSource: CompilerWasmSource): void {
   const config = (db as { _engineConfig?: EngineConfig })._engineConfig;
   const wasm = config?.compilerWasm;
   if (!config || typeof wasm?.getRuntime !== "function" || typeof wasm.getQueryCompilerWasmModule !== "function") return;
   const versions = `${config.clientVersion ?? ""}/${config.engineVersion ?? ""}`;
   let runtime: CompilerRuntime | null = null;
-  let wasmModule: WebAssembly.Module | null = null;
+  let source: { wasm: string | ArrayBuffer } | null = null;
   let instantiated = false;
   // Prisma's own loading (its loadQueryCompiler), done when a compiler is first needed: once per process.
   const realCompiler = (params: CompilerParams): Compiler => {
-    if (!runtime || !wasmModule) throw new Error("keepQueryPlansIn: the query compiler was needed before it was loaded");
+    if (!runtime || !source) throw new Error("keepQueryPlansIn: the query compiler was needed before it was loaded");
     if (!instantiated) {
+      const bytes = typeof source.wasm === "string" ? Buffer.from(source.wasm, "base64") : new Uint8Array(source.wasm);
+      const wasmModule = new WebAssembly.Module(bytes);
       const instance = new WebAssembly.Instance(wasmModule, { "./query_compiler_bg.js": runtime as unknown as WebAssembly.ModuleImports });
       runtime.__wbg_set_wasm(instance.exports);
       (instance.exports.__wbindgen_start as () => void)();
@@ -104,7 +116,7 @@ export function keepQueryPlansIn(db: object, folder: string): void {
       return { QueryCompiler, __wbg_set_wasm() {} };
     },
     async getQueryCompilerWasmModule() {
-      wasmModule = await wasm.getQueryCompilerWasmModule();
+      source = await wasmSource();
       return new WebAssembly.Module(EMPTY_START_MODULE);
     },
   };

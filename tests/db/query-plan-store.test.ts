@@ -1,6 +1,6 @@
 // Prisma's plans of reads kept in a folder between processes, its query compiler built only when a query is not among
 // them: here with a stand-in for the compiler's wasm module, loaded as Prisma's engine loads it; the CLI's own use
-// (the real compiler, one process after another) is in tests/cli/query-plans.test.ts.
+// (the real compiler, one process after another) is in tests/cli/launcher.test.ts.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,12 +43,17 @@ function standInCompiler() {
       if (typeof exports.__wbindgen_start === "function") counts.linked += 1;
     },
   };
+  // The engine configuration's own wasm loader, which the store replaces: it takes the wasm from its source instead.
   const compilerWasm = {
     getRuntime: async () => runtime,
     getQueryCompilerWasmModule: async () => new WebAssembly.Module(START_ONLY_MODULE),
   };
   return { counts, compilerWasm };
 }
+
+/** The wasm's source as the generated client imports it: base64 (the CLI bundle's stand-in gives an ArrayBuffer). */
+const base64Source = async () => ({ wasm: Buffer.from(START_ONLY_MODULE).toString("base64") });
+type WasmSource = Parameters<Store["keepQueryPlansIn"]>[2];
 
 /** A client as the store sees it: Prisma's engine configuration. */
 function clientOf(compilerWasm: unknown, datamodel = "model Run { id Int @id }") {
@@ -67,12 +72,12 @@ async function connect(client: ReturnType<typeof clientOf>) {
 }
 
 /** A new process: the store loaded afresh (nothing read yet), a client on a stand-in compiler, connected. */
-async function startProcess(datamodel?: string) {
+async function startProcess(datamodel?: string, wasmSource: WasmSource = base64Source) {
   vi.resetModules();
   const store: Store = await import("@/lib/db/query-plan-store");
   const { counts, compilerWasm } = standInCompiler();
   const client = clientOf(compilerWasm, datamodel);
-  store.keepQueryPlansIn(client, folder);
+  store.keepQueryPlansIn(client, folder, wasmSource);
   const compiler = await connect(client);
   return { store, counts, compiler };
 }
@@ -102,7 +107,8 @@ describe("keepQueryPlansIn", () => {
   });
 
   it("builds the compiler once, at the first query it must compile, and compiles writes and batches every time", async () => {
-    const { store, counts, compiler } = await startProcess();
+    // The wasm as the CLI bundle's stand-in gives it: its bytes' ArrayBuffer.
+    const { store, counts, compiler } = await startProcess(undefined, async () => ({ wasm: START_ONLY_MODULE.slice().buffer }));
     compiler.compile(write);
     compiler.compile(write);
     compiler.compileBatch(`{"batch":[${read(1)}]}`);
@@ -113,6 +119,18 @@ describe("keepQueryPlansIn", () => {
     expect(counts.freed).toBe(1);
     store.saveQueryPlans();
     expect(storedRequests()).toEqual([read(2)]);
+  });
+
+  it("compiles the wasm only when a compiler is first built", async () => {
+    const first = await startProcess();
+    first.compiler.compile(read(1));
+    first.store.saveQueryPlans();
+
+    // Bytes that are not wasm at all: connecting and the kept read need none of them; the first compilation does.
+    const second = await startProcess(undefined, async () => ({ wasm: Buffer.from("not wasm").toString("base64") }));
+    expect(second.compiler.compile(read(1))).toMatchObject({ request: read(1) });
+    expect(() => second.compiler.compile(write)).toThrow(WebAssembly.CompileError);
+    expect(second.counts.built).toBe(0);
   });
 
   it("hands each use its own copy of a kept plan", async () => {
@@ -161,7 +179,7 @@ describe("keepQueryPlansIn", () => {
     vi.resetModules();
     const store: Store = await import("@/lib/db/query-plan-store");
     const client = { _engineConfig: {} };
-    store.keepQueryPlansIn(client, folder);
+    store.keepQueryPlansIn(client, folder, base64Source);
     expect(client).toEqual({ _engineConfig: {} });
     store.saveQueryPlans();
     expect(planFiles()).toEqual([]);
