@@ -60,8 +60,9 @@ const QUERY_COMPILER_WASM: Record<ReturnType<typeof databaseEngine>, CompilerWas
  * `postgresql://…` (when it first connects; see postgres-client.ts).
  */
 export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDatabaseOptions = {}): Db {
-  const db = databaseEngine(url) === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
-  if (options.queryPlanFolder !== undefined) keepQueryPlansIn(db, options.queryPlanFolder, QUERY_COMPILER_WASM[databaseEngine(url)]);
+  const engine = databaseEngine(url);
+  const db = engine === "postgresql" ? openPostgresDatabase(url) : openSqliteDatabase(url, options);
+  if (options.queryPlanFolder !== undefined) keepQueryPlansIn(db, options.queryPlanFolder, QUERY_COMPILER_WASM[engine]);
   return db;
 }
 

@@ -75,7 +75,7 @@ const EMPTY_START_MODULE = new Uint8Array([
 
 /**
  * The query compiler's wasm as the generated client imports it: `{ wasm }`, its bytes in base64 (in the CLI bundle, a
- * stand-in gives the bytes themselves: scripts/cli.mjs). `Buffer.from(wasm, "base64")` takes either, as the client's.
+ * stand-in gives the bytes' ArrayBuffer: scripts/cli.mjs).
  */
 export type CompilerWasmSource = () => Promise<{ wasm: string | ArrayBuffer }>;
 
