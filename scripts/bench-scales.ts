@@ -18,22 +18,18 @@ import { parseArgs } from "node:util";
 import { CLI_NODE_FLAGS } from "../lib/cli/node-flags";
 import { defaultAnswer, startFakeOpenAIServer } from "../tests/support/fake-openai-server";
 import { benchDatasetJsonl } from "./bench-dataset";
+import { ISSUE_SCALES, log, parseScales, printTable, round } from "./bench-table";
 
 const { values } = parseArgs({
   options: {
-    scales: { type: "string", default: "2000/64/100,5000/256/200,20000/256/50" },
+    scales: { type: "string", default: ISSUE_SCALES },
     repeat: { type: "string", default: "1" },
     cli: { type: "string", default: `node ${CLI_NODE_FLAGS.join(" ")} scripts/cli.mjs` },
   },
 });
-const scales = values.scales.split(",").map((text) => {
-  const [n, c, l] = text.split("/").map(Number);
-  if (!n || !c || l === undefined || Number.isNaN(l)) throw new Error(`--scales: "${text}" is not N/C/L`);
-  return { n, c, l };
-});
+const scales = parseScales(values.scales);
 const cli = values.cli.split(" ").filter(Boolean);
 const skill = "tests/fixtures/skills/searchqa-trained.md";
-const log = (line: string) => process.stderr.write(`${line}\n`);
 
 // The server's own view of the run: when the first request arrived and when the last response was sent.
 let firstRequestMs = 0;
@@ -71,7 +67,10 @@ try {
   await server.close();
   rmSync(work, { recursive: true, force: true });
 }
-printTable(rows);
+printTable(rows, [
+  "n", "concurrency", "latency_ms", "wall_s", "window_s", "pre_s", "post_s", "cpu_s", "cpu_ms_per_item", "peak_rss_mb", "items_per_s",
+  "wall_over_ideal", "window_over_ideal", "max_in_flight",
+]);
 
 async function measure(dataset: string, n: number, c: number, l: number): Promise<Record<string, number | string>> {
   const db = join(work, `bench-${n}-${Date.now()}.db`);
@@ -111,15 +110,4 @@ async function measure(dataset: string, n: number, c: number, l: number): Promis
     items_per_s: Math.round(n / windowS), ideal_s: idealS, wall_over_ideal: round(wallS / idealS), window_over_ideal: round(windowS / idealS),
     max_in_flight: server.stats().maxInFlight,
   };
-}
-
-function printTable(table: Record<string, number | string>[]): void {
-  const columns = ["n", "concurrency", "latency_ms", "wall_s", "window_s", "pre_s", "post_s", "cpu_s", "cpu_ms_per_item", "peak_rss_mb", "items_per_s", "wall_over_ideal", "window_over_ideal", "max_in_flight"];
-  const cells = table.map((row) => columns.map((column) => String(row[column])));
-  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
-  for (const line of [columns, widths.map((w) => "-".repeat(w)), ...cells]) log(line.map((cell, i) => cell.padStart(widths[i]!)).join("  "));
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
