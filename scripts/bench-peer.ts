@@ -119,7 +119,7 @@ function targets(measured: readonly Measured[]): string[] {
     check("20000 items: items/s (N / window) >= 3 x the seed's", `${round(speedup)} x`, speedup >= 3);
     const perItem = (large.ours.cpu_s * 1000) / large.n;
     check("20000 items: CPU per item <= 0.5 ms", `${round(perItem)} ms`, perItem <= 0.5);
-    check("20000 items: peak RSS < 300 MB", `${large.ours.peak_rss_mb} MB`, large.ours.peak_rss_mb < 300);
+    check("20000 items: peak RSS < 300 MB", `${Math.round(large.ours.peak_rss_mb)} MB`, large.ours.peak_rss_mb < 300);
     if (small) {
       const ratio = large.ours.peak_rss_mb / small.ours.peak_rss_mb;
       check("20000 items: peak RSS <= 1.3 x the 2000-item run's", `${round(ratio)} x`, ratio <= 1.3);
