@@ -62,23 +62,28 @@ interface Measured extends Scale {
 
 function measure(scale: Scale, launcher: Launcher, round: number): Measured {
   const { n, c, l } = scale;
-  const db = join(work, `ours-${n}.db`);
-  rmSync(db, { force: true });
-  const summary = join(work, `summary-${n}.jsonl`);
+  // peer-bench.sh's own folder (its dataset, stub and runner logs) inside ours, so that it goes with it.
+  const folder = join(work, `${launcher}-${round}-${n}`);
+  const db = join(folder, "ours.db");
+  const summary = join(folder, "rows.jsonl"); // peer-bench.sh keeps its own summary.jsonl there, and copies it here
   const oursCmd = `cd ${quote(ROOT)} && env DATABASE_URL=${quote(`file:${db}`)} ${LAUNCHERS[launcher]} run --dataset {dataset} `
     + `--skill ${quote(skill)} --model stub --base-url {base_url} --concurrency {concurrency}`;
   log(`round ${round}, ${launcher}: ${n} / ${c} / ${l} ms`);
   const result = spawnSync("bash", [peerBench], {
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, N: String(n), C: String(c), L: String(l), RUNNERS: "ours seed", OURS_CMD: oursCmd, SUMMARY_JSON: summary },
+    env: { ...process.env, N: String(n), C: String(c), L: String(l), RUNNERS: "ours seed", OURS_CMD: oursCmd, SUMMARY_JSON: summary, WORK: folder },
   });
   const rows = existsSync(summary) ? readFileSync(summary, "utf8").trim().split("\n").map((line) => JSON.parse(line) as PeerRow) : [];
-  rmSync(summary, { force: true });
-  rmSync(db, { force: true });
   const ours = rows.find((row) => row.runner === "ours");
   const seed = rows.find((row) => row.runner === "seed");
-  if (result.status !== 0 || !ours || !seed || ours.exit !== 0 || seed.exit !== 0) {
-    throw new Error(`${n}/${c}/${l} (${launcher}): peer-bench.sh exited ${result.status}, ours ${ours?.exit}, seed ${seed?.exit}\n${result.stderr.toString().slice(-3000)}`);
+  const failed = result.status !== 0 || !ours || !seed || ours.exit !== 0 || seed.exit !== 0;
+  const oursStderr = failed && existsSync(join(folder, "ours.stderr")) ? readFileSync(join(folder, "ours.stderr"), "utf8").slice(-3000) : "";
+  rmSync(folder, { recursive: true, force: true });
+  if (failed) {
+    throw new Error(
+      `${n}/${c}/${l} (${launcher}): peer-bench.sh exited ${result.status}, ours ${ours?.exit}, seed ${seed?.exit}\n`
+        + `${result.stderr.toString().slice(-3000)}\nours' stderr:\n${oursStderr}`,
+    );
   }
   for (const row of [ours, seed]) process.stdout.write(`${JSON.stringify({ round, launcher, ...row })}\n`);
   return { ...scale, ours, seed };
@@ -125,7 +130,7 @@ function targets(measured: readonly Measured[]): string[] {
       check("20000 items: peak RSS <= 1.3 x the 2000-item run's", `${round(ratio)} x`, ratio <= 1.3);
     }
   }
-  return lines;
+  return lines.length > 0 ? lines : ["  (none of the issue's scales was measured: no target checked)"];
 }
 
 function quote(text: string): string {
