@@ -12,7 +12,8 @@ const STOP_DEADLINE_MS = 5_000;
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // As the CLI does: a large download no longer leaves the server hundreds of MB bigger (lib/process/heap-growth.ts).
-  (await import("./lib/process/heap-growth")).limitHeapGrowth();
+  const { limitHeapGrowth, SERVER_HEAP_GROWING_PERCENT } = await import("./lib/process/heap-growth");
+  limitHeapGrowth(SERVER_HEAP_GROWING_PERCENT);
   const { guardOutputStream, redactWrites } = await import("./lib/process/output-streams");
   // `next start 2>&1 | head`: once the reader has gone, what the server logs is dropped instead of failing with EPIPE
   // as an uncaught exception, which Next would log to the same closed pipe, and so on. And the log never shows a key,

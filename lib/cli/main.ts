@@ -2,12 +2,12 @@ import module from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { DatasetValidationError } from "../datasets";
 import { CLI_CONNECTION, getDb, NotFoundError, RunBusyError, saveQueryPlans } from "../db";
-import { limitHeapGrowth } from "../process/heap-growth";
+import { CLI_HEAP_GROWING_PERCENT, limitHeapGrowth } from "../process/heap-growth";
 import { CliInputError, flushOutput, logLine, STDOUT_CLOSED_EXIT_CODE, StdoutClosedError, stdoutWasClosed, writeOut } from "./io";
 import { WARM_COMPILE_CACHE_COMMAND, warmCompileCache } from "./warm-compile-cache";
 
 // V8 flags it takes after start (the ones it reads only at start: ./node-flags.ts).
-limitHeapGrowth();
+limitHeapGrowth(CLI_HEAP_GROWING_PERCENT);
 // Prisma's query compiler is a 1.9 MB WebAssembly module: compiled by the baseline compiler only, it costs ~13 MB less
 // memory at start-up (`skill list` ~114 -> ~100 MB), and the few queries a command makes do not need optimised code.
 setFlagsFromString("--liftoff-only");
