@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 /**
  * Lets V8's heap grow by at most `percent` % of what survived the last full collection, where V8 lets it grow up to 4×.
  * Both the CLI (lib/cli/main.ts) and the dashboard server (instrumentation.ts) allocate fast and keep little, so the
- * heap was sized far past what they need:
+ * heap was sized far past what they need (both at 50 %, when the cap was set):
  * - a 20,000-item CLI run (prompts, request and response bodies, rows; ~70 MB live) peaked at 262 MB of RSS instead of
  *   436 MB (the dataset already stored), at the same CPU;
  * - the server's downloads of a 100,000-item run (`npm run bench:export`, one page of rows live) peaked at 308–344 MB
