@@ -99,6 +99,7 @@ function build() {
       // calls `require`, which an ES module lacks: the banner makes one.
       "--external:better-sqlite3", `--banner:js=${REQUIRE_BANNER}`,
       ...QUERY_COMPILER_WASM.map(({ module: specifier, standIn }) => `--alias:${specifier}=${standIn}`),
+      `--inject:${join(ROOT, "scripts", "cli-bundle", "fetch-headers.mjs")}`,
       `--outdir=${join(BUILDS, name)}`, "--out-extension:.js=.mjs", "--log-level=warning",
     ],
     { stdio: ["ignore", "inherit", "inherit"] },

@@ -1,12 +1,19 @@
-import http from "node:http";
-import https from "node:https";
+import { createRequire } from "node:module";
 import { ReadOnlyHeaders } from "./read-only-headers";
 
+// What loading this costs a CLI `run` before its first model request: node:http is required, not imported (Node makes
+// an ES import of a built-in sync every export of it, and node:http's WebSocket getters load undici with http2, tls,
+// zlib and more: ~40 ms here); node:https (tls) only for an https:// URL; and no undici Response (BufferedResponse
+// below). Headers: ./fetch-headers.ts.
+const requireBuiltin = createRequire(import.meta.url);
+const http = requireBuiltin("node:http") as typeof import("node:http");
+let https: typeof import("node:https") | undefined;
+
 /** One pool of kept-alive connections per process, shared by every model client (per scheme). */
-const AGENTS = {
-  "http:": new http.Agent({ keepAlive: true, keepAliveMsecs: 10_000, scheduling: "lifo" }),
-  "https:": new https.Agent({ keepAlive: true, keepAliveMsecs: 10_000, scheduling: "lifo" }),
-};
+const AGENTS: Partial<Record<"http:" | "https:", import("node:http").Agent>> = {};
+const agentFor = (protocol: "http:" | "https:") =>
+  (AGENTS[protocol] ??= new (protocol === "http:" ? http : schemeHttps()).Agent({ keepAlive: true, keepAliveMsecs: 10_000, scheduling: "lifo" }));
+const schemeHttps = () => (https ??= requireBuiltin("node:https") as typeof import("node:https"));
 
 // A status that may not carry a body (the Response constructor refuses one).
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -92,7 +99,9 @@ function collectRawHeaders(given: HeadersInit, withBody: boolean): RawHeaders {
   const fields: string[] = [];
   let host: string | null = null;
   let authorized = false;
-  const entries = given instanceof Headers || Array.isArray(given) ? given : Object.entries(given);
+  // Any Headers (in the CLI bundle there are two classes: ./fetch-headers.ts and Node's) or list of pairs is iterable;
+  // a record is not.
+  const entries = Symbol.iterator in given ? (given as Iterable<[string, string]>) : Object.entries(given);
   for (const [name, value] of entries) {
     const lowerName = name.toLowerCase();
     authorized ||= lowerName === "authorization";
@@ -103,12 +112,12 @@ function collectRawHeaders(given: HeadersInit, withBody: boolean): RawHeaders {
 }
 
 interface Target {
-  scheme: typeof http | typeof https;
+  scheme: typeof http | typeof import("node:https");
   /** The Host header: the URL's host, with its port if it has one. */
   host: string;
   /** The URL's user and password as an Authorization header's value, if it has them. */
   basicAuth: string | null;
-  options: http.RequestOptions;
+  options: import("node:http").RequestOptions;
 }
 
 // A client posts to the same few URLs all run long: each is parsed once, not into a URL and then into request options
@@ -125,7 +134,7 @@ function targetOf(href: string): Target | Error {
   } catch (error) {
     return error as Error;
   }
-  const scheme = url.protocol === "http:" ? http : url.protocol === "https:" ? https : undefined;
+  const scheme = url.protocol === "http:" ? http : url.protocol === "https:" ? schemeHttps() : undefined;
   target = !scheme ? new Error(`unsupported protocol ${url.protocol}`) : {
     scheme,
     host: url.host,
@@ -137,7 +146,7 @@ function targetOf(href: string): Target | Error {
       hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
       port: url.port === "" ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      agent: AGENTS[url.protocol as keyof typeof AGENTS],
+      agent: agentFor(url.protocol as "http:" | "https:"),
       setHost: false,
     },
   };
@@ -147,33 +156,70 @@ function targetOf(href: string): Target | Error {
 
 /**
  * A Response whose body is already in memory (null: a status that has none): text() and json() decode the buffer
- * directly. A Response built on a Buffer wraps it in a web ReadableStream that text() then reads back chunk by chunk
- * (~0.05 ms of CPU per call in a profile of a 20,000-item run, with its garbage); `body` is still there, made on first
- * use, for code that streams. Its headers are a ReadOnlyHeaders (read-only-headers.ts), not a copy into undici's.
+ * directly, with no web stream between (~0.05 ms of CPU per call with one, in a profile of a 20,000-item run); `body`
+ * is still there, made on first use, for code that streams or cancels it (the SDK, before a retry). Its headers are a
+ * ReadOnlyHeaders (read-only-headers.ts).
+ *
+ * Not a subclass of Node's Response: that is undici's, and a class extending it loads undici as it is defined (see the
+ * top). What the SDK reads of a response (ok, status, headers, url, body, text(), json()) is here as the Fetch standard
+ * has it; a body's second read is not refused, as Response would.
  */
-class BufferedResponse extends Response {
-  readonly #bytes: Buffer<ArrayBuffer>;
+class BufferedResponse implements Response {
+  readonly type = "basic" as const;
+  readonly url = "";
+  readonly redirected = false;
+  readonly bodyUsed = false;
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly #bytes: Buffer<ArrayBuffer> | null;
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
 
-  constructor(bytes: Buffer<ArrayBuffer> | null, init: ResponseInit, headers: Headers) {
-    super(null, init);
-    this.#bytes = bytes ?? Buffer.alloc(0);
-    let stream: ReadableStream<Uint8Array> | null = null;
-    const body = bytes === null ? () => null : () => (stream ??= new Response(bytes).body);
-    Object.defineProperty(this, "body", { get: body, configurable: true });
-    Object.defineProperty(this, "headers", { value: headers, configurable: true });
+  constructor(bytes: Buffer<ArrayBuffer> | null, init: { status: number; statusText?: string }, readonly headers: Headers) {
+    this.#bytes = bytes;
+    this.status = init.status;
+    this.statusText = init.statusText ?? "";
+    this.ok = init.status >= 200 && init.status <= 299;
   }
 
-  override text(): Promise<string> {
-    return Promise.resolve(this.#bytes.toString("utf8"));
+  get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    const bytes = this.#bytes;
+    if (bytes === null) return null;
+    return (this.#stream ??= new ReadableStream({
+      start(controller) {
+        if (bytes.length > 0) controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        controller.close();
+      },
+    }));
   }
 
-  override async json(): Promise<unknown> {
-    return JSON.parse(this.#bytes.toString("utf8"));
+  text(): Promise<string> {
+    return Promise.resolve(this.#bytes?.toString("utf8") ?? "");
   }
 
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    const { buffer, byteOffset, byteLength } = this.#bytes;
-    return Promise.resolve(buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer);
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#bytes ?? Buffer.alloc(0);
+    return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  }
+
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get("content-type") ?? "" });
+  }
+
+  formData(): Promise<FormData> {
+    return Promise.reject(new TypeError("keepAliveFetch: a response body is not read as form data"));
+  }
+
+  clone(): Response {
+    return new BufferedResponse(this.#bytes === null ? null : Buffer.from(this.#bytes), { status: this.status, statusText: this.statusText }, this.headers);
   }
 }
 

@@ -1,6 +1,6 @@
 // `npm run -s cli` runs scripts/cli.mjs: the CLI's esbuild bundle, rebuilt when a source is newer than it, so a
 // start costs no TypeScript compilation and an edit to lib/ is never run stale.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CLI_NODE_FLAGS } from "@/lib/cli/node-flags";
 import { WARM_COMPILE_CACHE_COMMAND } from "@/lib/cli/warm-compile-cache";
 import { INITIAL_SKILL, MINI_DATASET, TRAINED_SKILL } from "../support/cli";
+import { faultFirstN, startFakeOpenAIServer } from "../support/fake-openai-server";
 import { createTestDb } from "../support/test-db";
 
 /** Names the build to run (a folder of dist/cli/, the CLI split into chunks by command). */
@@ -89,6 +90,39 @@ describe("CLI launcher", () => {
     }
     expect(currentBuild()).toBe(build);
     expect(cached()).toBe(afterWarming);
+  });
+
+  it("runs a model from the bundle without loading undici (Headers: lib/model/fetch-headers.ts), retries included", async () => {
+    // Each question is refused once with a 429 and its Retry-After: the SDK reads the response's headers and cancels
+    // its body before it retries.
+    const server = await startFakeOpenAIServer({ requireApiKey: "sk-launcher", faults: faultFirstN(1, { kind: "status", status: 429, retryAfter: "0" }) });
+    const dir = mkdtempSync(join(tmpdir(), "skillboard-launcher-"));
+    try {
+      // Node's list of the built-in modules it loaded, written as the CLI exits.
+      const report = join(dir, "report.mjs");
+      writeFileSync(report, 'import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.LOADED_MODULES_FILE, process.moduleLoadList.join("\\n")));\n');
+      const loadedFile = join(dir, "loaded.txt");
+      const args = ["run", "--dataset", MINI_DATASET, "--skill", TRAINED_SKILL, "--model", "m1", "--concurrency", "4"];
+      const child = spawn(process.execPath, ["--import", report, "scripts/cli.mjs", ...args], {
+        env: { ...process.env, DATABASE_URL: t.url, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "sk-launcher", LOADED_MODULES_FILE: loadedFile },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout.trim())).toMatchObject({ status: "completed", n: 12, errors: 0 });
+      expect(server.stats().requests).toBe(24);
+      expect(server.requests.filter((request) => request.fault === "status")).toHaveLength(12);
+      expect(server.requests[0]!.headers).toMatchObject({ authorization: "[redacted]", "content-type": "application/json" });
+      const loaded = readFileSync(loadedFile, "utf8").split("\n");
+      expect(loaded).toContain("NativeModule http");
+      expect(loaded.filter((name) => /undici|\btls\b|http2/.test(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
   });
 
   it("rebuilds a bundle older than its sources before running it, into a folder of its own, and keeps the last two", () => {

@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIChatModel, type ChatRequest } from "../../lib/model";
+import { FetchHeaders } from "../../lib/model/fetch-headers";
 import { keepAliveFetch } from "../../lib/model/keep-alive-fetch";
 import { ReadOnlyHeaders } from "../../lib/model/read-only-headers";
 
@@ -33,6 +34,12 @@ beforeAll(async () => {
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }));
       });
+      return;
+    }
+    if (req.url === "/big") {
+      // A body of several reads, with characters split across them.
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ text: "é☃".repeat(40_000) }));
       return;
     }
     if (req.url === "/empty") {
@@ -116,6 +123,17 @@ describe("model HTTP connections", () => {
     expect(sent).toMatchObject({ method: "POST", url: "/echo/chat?api-version=1", body: '{"q":"Où?"}', headers: { host: new URL(url).host, "content-length": "12" } });
   });
 
+  it("takes the caller's headers from Node's Headers, the CLI bundle's (fetch-headers.ts), a list of pairs or a record", async () => {
+    const url = `${baseURL.replace(/\/v1$/, "/echo")}`;
+    const inits: HeadersInit[] = [
+      new Headers({ "X-Caller": "yes" }), new FetchHeaders({ "X-Caller": "yes" }) as unknown as Headers, [["X-Caller", "yes"]], { "X-Caller": "yes" },
+    ];
+    for (const headers of inits) {
+      const echo = (await (await keepAliveFetch(url, { headers })).json()) as { headers: Record<string, string> };
+      expect(echo.headers["x-caller"]).toBe("yes");
+    }
+  });
+
   it("sends one Content-Length, the body's, whatever length the caller's headers name", async () => {
     const url = baseURL.replace(/\/v1$/, "/echo");
     const response = await keepAliveFetch(url, { method: "POST", headers: { "Content-Length": "999", host: "models.example" }, body: "héllo" });
@@ -148,6 +166,28 @@ describe("model HTTP connections", () => {
   it("refuses a scheme it cannot speak, and a URL that is not one, as fetch fails", async () => {
     await expect(keepAliveFetch("ftp://127.0.0.1/v1")).rejects.toMatchObject({ name: "TypeError", message: "fetch failed", cause: { message: "unsupported protocol ftp:" } });
     await expect(keepAliveFetch("not a url")).rejects.toMatchObject({ name: "TypeError", message: "fetch failed" });
+  });
+
+  it("gives a body as the built-in fetch's Response does: text, JSON, bytes, a stream to read or cancel, a copy", async () => {
+    const url = baseURL.replace(/\/v1$/, "/big");
+    const [ours, builtIn] = await Promise.all([keepAliveFetch(url), fetch(url)]);
+    const expected = await builtIn.text();
+    expect([ours.status, ours.ok, ours.statusText, ours.url, ours.redirected]).toEqual([200, true, "OK", "", false]);
+    expect(await ours.text()).toBe(expected);
+    expect(await ours.json()).toEqual(JSON.parse(expected));
+    expect(Buffer.from(await ours.bytes()).toString("utf8")).toBe(expected);
+    expect(await (await ours.blob()).text()).toBe(expected);
+    expect(await ours.clone().text()).toBe(expected);
+    // The body as a web stream: the same bytes, and the same stream each time it is asked for.
+    expect(ours.body).toBe(ours.body);
+    const chunks: Uint8Array[] = [];
+    const reader = ours.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(expected);
+    // What the SDK does with a body it will not read before a retry.
+    const again = await keepAliveFetch(url);
+    await expect(again.body!.cancel()).resolves.toBeUndefined();
+    await expect(again.formData()).rejects.toThrow(TypeError);
   });
 
   it("gives a bodiless status a null body and its headers", async () => {
