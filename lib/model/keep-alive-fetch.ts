@@ -162,7 +162,7 @@ function targetOf(href: string): Target | Error {
  *
  * Not a subclass of Node's Response: that is undici's, and a class extending it loads undici as it is defined (see the
  * top). What the SDK reads of a response (ok, status, headers, url, body, text(), json()) is here as the Fetch standard
- * has it; a body's second read is not refused, as Response would.
+ * has it; only a body read twice is not refused, as Response refuses it.
  */
 class BufferedResponse implements Response {
   readonly type = "basic" as const;
@@ -198,7 +198,7 @@ class BufferedResponse implements Response {
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
+    return JSON.parse(this.#bytes?.toString("utf8") ?? "");
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {
