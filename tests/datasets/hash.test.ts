@@ -29,6 +29,22 @@ describe("hashDatasetItems", () => {
     expect(await hashDatasetItems(shapes)).toBe(expected);
   });
 
+  it("matches the canonical JSON whatever a long text holds that JSON escapes (or does not)", async () => {
+    // The usual item is hashed in pieces, its long texts as they are unless JSON.stringify would escape something.
+    const texts = ['a "quoted" word', "back\\slash", "line\nbreak", "tab\tand\u0000nul", "\u001f", "lone \ud800 surrogate", "low \udfff",
+      "pair 😀 emoji", "\u007f del and \u2028 separator", "Zürich ünïcödé", "plain ".repeat(800)];
+    const shapes: DatasetItem[] = texts.map((text, index) => ({
+      id: `i${index}`, question: text, context: `${text} in a context`, answers: [text],
+      ...(index % 2 === 0 ? { diagnosticTraceContext: `trace: ${text}` } : {}),
+      ...(index % 3 === 0 ? { metadata: { note: text } } : {}),
+    }));
+    const expected = createHash("sha256").update(canonicalJson(shapes)).digest("hex");
+    expect(await hashDatasetItems(shapes)).toBe(expected);
+    for (const item of shapes) {
+      expect(await hashDatasetItems([item])).toBe(createHash("sha256").update(canonicalJson([item])).digest("hex"));
+    }
+  });
+
   it("changes with content and with item order", async () => {
     const base = await hashDatasetItems(items);
     expect(await hashDatasetItems([...items].reverse())).not.toBe(base);
