@@ -9,11 +9,15 @@
 // loads the database layer only, not the rollout, the optimiser, the agents or the queue (106–111 → 97–101 MB).
 // Each build goes to a folder of its own under dist/cli/, and dist/cli/CURRENT names the one to run, replaced in one
 // rename: a CLI starting while another rebuilds runs one whole build, never chunks of two.
-import { spawnSync } from "node:child_process";
 import module from "node:module";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+
+// Node's built-ins are required, not imported: an ES import of one makes Node copy all its exports into a namespace,
+// which runs its lazy getters (node:fs's `promises` loads fs/promises, readline and the file watchers). And
+// node:child_process (with net, dgram and streams) is loaded only to build.
+const require = module.createRequire(import.meta.url);
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const { dirname, join } = require("node:path");
+const { fileURLToPath, pathToFileURL } = require("node:url");
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -76,10 +80,10 @@ const QUERY_COMPILER_WASM = ["sqlite", "postgresql"].map((engine) => ({
 }));
 
 function writeQueryCompilerWasm(outdir) {
-  const require = module.createRequire(join(ROOT, "package.json"));
+  const requireFromRoot = module.createRequire(join(ROOT, "package.json"));
   mkdirSync(outdir, { recursive: true });
   for (const { module: specifier, file } of QUERY_COMPILER_WASM) {
-    const { wasm } = require(specifier.replace(/\.mjs$/, ".js"));
+    const { wasm } = requireFromRoot(specifier.replace(/\.mjs$/, ".js"));
     writeFileSync(join(outdir, file), Buffer.from(wasm, "base64"));
   }
 }
@@ -90,7 +94,7 @@ function build() {
   const name = `b${Date.now()}-${process.pid}`;
   const esbuild = join(ROOT, "node_modules", ".bin", "esbuild");
   writeQueryCompilerWasm(join(BUILDS, name));
-  const result = spawnSync(
+  const result = require("node:child_process").spawnSync(
     esbuild,
     [
       join(ROOT, "lib/cli/main.ts"), "--bundle", "--splitting", "--platform=node", "--format=esm", "--target=node20",
@@ -100,6 +104,10 @@ function build() {
       "--external:better-sqlite3", `--banner:js=${REQUIRE_BANNER}`,
       ...QUERY_COMPILER_WASM.map(({ module: specifier, standIn }) => `--alias:${specifier}=${standIn}`),
       `--inject:${join(ROOT, "scripts", "cli-bundle", "fetch-headers.mjs")}`,
+      // Without comments and indentation, the bundle is 1.7 MB instead of 2.2 MB, and every start reads, decodes and
+      // scans that much less (names are kept, for readable stack traces): `skill list`, 30 alternating starts with the
+      // built-ins above required, CPU 277.5 → 263.1 ms and wall 304.3 → 289.6 ms on average.
+      "--minify-whitespace",
       `--outdir=${join(BUILDS, name)}`, "--out-extension:.js=.mjs", "--log-level=warning",
     ],
     { stdio: ["ignore", "inherit", "inherit"] },
