@@ -25,8 +25,8 @@ export const POSTGRESQL_SUITE = [
   "tests/cli/kill-resume.test.ts",
   "tests/cli/secrets.test.ts",
 ];
-/** Not run again on PostgreSQL: SQLite's own locking, and files of the folders above that use no database. */
-const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/app/format.test.ts", "tests/app/follow-delay.test.ts", "tests/rollout/select-items.test.ts"];
+/** Not run again on PostgreSQL: SQLite's own locking and new files, and files of the folders above that use no database. */
+const NOT_ON_POSTGRESQL = ["tests/db/write-lock-first.test.ts", "tests/db/new-database.test.ts", "tests/app/format.test.ts", "tests/app/follow-delay.test.ts", "tests/rollout/select-items.test.ts"];
 
 // Three projects: `npm run test:unit` runs "unit" only (the edit-test loop), `npm test` runs all (what CI runs).
 export default defineConfig({

@@ -57,9 +57,9 @@ const USAGE = `usage: npm run -s cli -- <command>   (or npx skillboard <command>
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  // Opened on first use: score and prompt never touch the database. Prisma's plans of its reads are kept beside V8's
-  // compiled code of the bundle (scripts/cli.mjs), and go with it.
-  const db = () => getDb({ ...CLI_CONNECTION, queryPlanFolder: compileCacheFolder() });
+  // Opened on first use: score and prompt never touch the database. Prisma's plans of its reads, and the empty migrated
+  // database a new one is copied from, are kept beside V8's compiled code of the bundle (scripts/cli.mjs), and go with it.
+  const db = () => getDb({ ...CLI_CONNECTION, queryPlanFolder: compileCacheFolder(), newDatabaseFolder: compileCacheFolder() });
   // Each command is loaded when it is run (scripts/cli.mjs bundles them as chunks of their own): `skill list` does not
   // load the rollout, the optimiser, the agents or the queue.
   switch (command) {
@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     case "export": return (await import("./commands/export")).exportCommand(db, args);
     case "import": return (await import("./commands/import")).importCommand(db, args);
     case "worker": return (await import("./commands/worker")).workerCommand(db, args);
-    case WARM_COMPILE_CACHE_COMMAND: return warmCompileCache();
+    case WARM_COMPILE_CACHE_COMMAND: return warmCompileCache(compileCacheFolder());
     case undefined:
       logLine(USAGE);
       return 2;

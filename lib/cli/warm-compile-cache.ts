@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { prepareDatabaseTemplate } from "../db";
 
 /** The internal command `npm run build` ends with (package.json); not in the usage, as no user needs to type it. */
 export const WARM_COMPILE_CACHE_COMMAND = "__warm-compile-cache";
@@ -18,12 +19,16 @@ export const WARM_COMPILE_CACHE_COMMAND = "__warm-compile-cache";
  * the bundle) and loads the rest of itself when a first database is opened: an in-memory one is. The PostgreSQL
  * packages are left to the first command on PostgreSQL (lib/db/postgres-packages.ts). Run from lib/ through tsx there
  * is no bundle, and only the driver is loaded.
+ *
+ * It also makes the empty migrated database that a new one is copied from (lib/db/new-database.ts), in `cacheFolder`
+ * (the compile cache's folder, when Node keeps one), so that the first command on a new database need not.
  */
-export async function warmCompileCache(): Promise<number> {
+export async function warmCompileCache(cacheFolder: string | undefined): Promise<number> {
   const folder = dirname(fileURLToPath(import.meta.url));
   const modules = readdirSync(folder).filter((name) => name.endsWith(".mjs") && name !== "main.mjs").sort();
   for (const name of modules) await import(pathToFileURL(join(folder, name)).href);
   const Database = createRequire(import.meta.url)("better-sqlite3") as typeof import("better-sqlite3");
   new Database(":memory:").close();
+  if (cacheFolder !== undefined) prepareDatabaseTemplate(cacheFolder);
   return 0;
 }

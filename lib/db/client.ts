@@ -3,7 +3,8 @@ import { QueryCompiler } from "@prisma/client/runtime/query_compiler_bg.sqlite.m
 import { PrismaClient } from "../../generated/prisma/client";
 import { databaseEngine, databaseFilePath, resolveDatabaseUrl } from "./database-url";
 import { registerEngine } from "./engine";
-import { applyMigrations } from "./migrate";
+import { applyMigrations, logMigrationLine, NEW_DATABASE_PAGE_BYTES } from "./migrate";
+import { createDatabaseFromTemplate } from "./new-database";
 import { openPostgresDatabase } from "./postgres-client";
 import { cacheQueryPlans } from "./query-plan-cache";
 import { keepQueryPlansIn, type CompilerWasmSource } from "./query-plan-store";
@@ -25,6 +26,11 @@ export interface OpenDatabaseOptions {
    * a query is not among them (query-plan-store.ts). For short-lived processes that open the database: the CLI's.
    */
   queryPlanFolder?: string;
+  /**
+   * SQLite: a folder where an empty migrated database is kept, which a database that does not exist yet is made a copy
+   * of (new-database.ts). For short-lived processes: the CLI's.
+   */
+  newDatabaseFolder?: string;
 }
 
 /**
@@ -66,10 +72,13 @@ export function openDatabase(url: string = resolveDatabaseUrl(), options: OpenDa
   return db;
 }
 
-function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointBytes }: OpenDatabaseOptions): Db {
+function openSqliteDatabase(url: string, { pageCacheKiB, walCheckpointBytes, newDatabaseFolder }: OpenDatabaseOptions): Db {
   cacheQueryPlans(QueryCompiler);
   const path = databaseFilePath(url);
-  const { pageBytes } = applyMigrations(path);
+  const copied = newDatabaseFolder === undefined ? null : createDatabaseFromTemplate(path, newDatabaseFolder);
+  for (const name of copied ?? []) logMigrationLine(`skillboard: applied database migration ${name}`);
+  // A copy holds every migration there is (its template is the current migrations'), and a new database's page size.
+  const pageBytes = copied ? NEW_DATABASE_PAGE_BYTES : applyMigrations(path).pageBytes;
   // busy timeout: another process (the dashboard, a second CLI) may hold the write lock briefly.
   const factory = new PrismaBetterSQLite3({ url: `file:${path}`, timeout: 15_000 });
   const pragmas = [

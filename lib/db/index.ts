@@ -29,3 +29,4 @@ export * from "./run-queue-store";
 export * from "./stored-results";
 export { queryPlanCacheStats, type QueryPlanCacheStats } from "./query-plan-cache";
 export { saveQueryPlans } from "./query-plan-store";
+export { prepareDatabaseTemplate } from "./new-database";

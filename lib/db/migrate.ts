@@ -3,7 +3,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-const MIGRATIONS_DIR = resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
+/** The SQLite migrations, in the project the process runs from. */
+export const MIGRATIONS_DIR = resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 
 // Same table as `prisma migrate deploy` keeps, so either tool can take over a database the other made.
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -43,14 +44,18 @@ export interface SqliteMigrationReport extends MigrationReport {
  * Done in-process (not by spawning the Prisma CLI) so the CLI and server start in milliseconds;
  * concurrent starters serialise on SQLite's write lock. Notices go to stderr, never stdout.
  */
-export function applyMigrations(dbPath: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): SqliteMigrationReport {
+export function applyMigrations(
+  dbPath: string,
+  log: (line: string) => void = logMigrationLine,
+  migrationsDir: string = MIGRATIONS_DIR,
+): SqliteMigrationReport {
   const db = new Database(dbPath, { timeout: 15_000 });
   try {
     // Takes effect only on a database that has no table yet, and must come before WAL mode, which fixes the page size.
     db.pragma(`page_size = ${NEW_DATABASE_PAGE_BYTES}`);
     // WAL lets the dashboard read while a run writes; the setting is stored in the file.
     db.pragma("journal_mode = WAL");
-    const names = listMigrations(MIGRATIONS_DIR);
+    const names = listMigrations(migrationsDir);
     const applied: string[] = [];
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -65,7 +70,7 @@ export function applyMigrations(dbPath: string, log: (line: string) => void = (l
       );
       for (const name of names) {
         if (done.has(name)) continue;
-        const sql = readFileSync(join(MIGRATIONS_DIR, name, "migration.sql"), "utf8");
+        const sql = readFileSync(join(migrationsDir, name, "migration.sql"), "utf8");
         const startedAt = new Date().toISOString();
         db.exec(sql);
         record.run(randomUUID(), createHash("sha256").update(sql).digest("hex"), new Date().toISOString(), name, startedAt);
@@ -81,6 +86,11 @@ export function applyMigrations(dbPath: string, log: (line: string) => void = (l
   } finally {
     db.close();
   }
+}
+
+/** Where a migration's notice goes: stderr, never stdout (a CLI's data). */
+export function logMigrationLine(line: string): void {
+  process.stderr.write(`${line}\n`);
 }
 
 /** The migration folders of one engine, in the order they apply (their names start with a timestamp). */

@@ -1,5 +1,6 @@
 // `npm run -s cli` runs scripts/cli.mjs: the CLI's esbuild bundle, rebuilt when a source is newer than it, so a
 // start costs no TypeScript compilation and an edit to lib/ is never run stale.
+import Database from "better-sqlite3";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,7 @@ import { deserialize } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_NODE_FLAGS } from "@/lib/cli/node-flags";
 import { WARM_COMPILE_CACHE_COMMAND } from "@/lib/cli/warm-compile-cache";
+import { listMigrations, MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { INITIAL_SKILL, MINI_DATASET, TRAINED_SKILL } from "../support/cli";
 import { faultFirstN, startFakeOpenAIServer } from "../support/fake-openai-server";
 import { createTestDb } from "../support/test-db";
@@ -78,9 +80,11 @@ describe("CLI launcher", () => {
     expect(warmed.stdout).toBe("");
     const build = currentBuild();
     expect(build).not.toBe(before);
-    // V8's files; Prisma's query plans, kept beside them, are not compiled code (the test below).
-    const cached = () => readdirSync(`dist/cli/${build}/compile-cache`, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && !entry.name.startsWith("query-plans-")).length;
+    // V8's files; Prisma's query plans and the new database's template, kept beside them, are not compiled code (the
+    // tests below). The warm-up makes the template, so the first command on a new database need not.
+    const kept = () => readdirSync(`dist/cli/${build}/compile-cache`, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const cached = () => kept().filter((entry) => !entry.name.startsWith("query-plans-") && !entry.name.startsWith("new-database-")).length;
+    expect(kept().filter((entry) => /^new-database-[0-9a-f]+\.sqlite$/.test(entry.name))).toHaveLength(1);
     const afterWarming = cached();
     // Every module of the bundle, and the SQLite driver's modules in node_modules.
     expect(afterWarming).toBeGreaterThan(readdirSync(`dist/cli/${build}`).filter((name) => name.endsWith(".mjs")).length);
@@ -142,6 +146,48 @@ describe("CLI launcher", () => {
     const kept = readdirSync("dist/cli").filter((name) => name !== "CURRENT");
     expect(kept).toEqual(expect.arrayContaining(builds.slice(1)));
     expect(kept).not.toContain(builds[0]);
+  });
+});
+
+describe("a new database, copied from the build's migrated empty one (lib/db/new-database.ts)", () => {
+  it("is made once, with every migration announced once, however many processes start on it together", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "skillboard-new-database-"));
+    // A compile cache of this test's own: the template is not there yet, and the racing processes make it too.
+    const cache = mkdtempSync(join(tmpdir(), "skillboard-compile-cache-"));
+    try {
+      const path = join(folder, "new.db");
+      const start = () => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ["scripts/cli.mjs", "skill", "list"], {
+          env: { ...process.env, DATABASE_URL: `file:${path}`, NODE_COMPILE_CACHE: cache },
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on("close", (status) => resolve({ status, stdout, stderr }));
+      });
+      const started = await Promise.all([start(), start(), start(), start()]);
+      for (const { status, stdout, stderr } of started) {
+        expect(status, stderr).toBe(0);
+        expect(stdout).toBe("");
+      }
+      const migrations = listMigrations(MIGRATIONS_DIR);
+      const announced = started.flatMap(({ stderr }) => stderr.match(/applied database migration \S+/g) ?? []).sort();
+      expect(announced).toEqual(migrations.map((name) => `applied database migration ${name}`));
+      expect(readdirSync(cache, { recursive: true, encoding: "utf8" }).filter((name) => /new-database-[0-9a-f]+\.sqlite$/.test(name))).toHaveLength(1);
+      // No copy or draft left behind, and the database is whole, with every migration recorded.
+      expect(readdirSync(folder).filter((name) => !/^new\.db(-wal|-shm)?$/.test(name))).toEqual([]);
+      const db = new Database(path, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        expect(db.prepare(`SELECT migration_name FROM "_prisma_migrations" ORDER BY 1`).all()).toEqual(migrations.map((name) => ({ migration_name: name })));
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
 
