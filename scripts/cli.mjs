@@ -125,15 +125,26 @@ function build() {
 }
 
 /**
- * Builds but the newest two go. The one before this may still be starting in another process (it read CURRENT just
- * before the switch; a CLI loads all its chunks as it starts); anything older was superseded a whole build ago.
+ * Old builds go, but not the newest two, nor one superseded less than a minute ago. A CLI imports its chunks as it goes
+ * (its command's when it starts, the SDK's at its first model call), so a build that another process read from CURRENT
+ * just before a switch must stay a while; and when several processes rebuild at once (an edit to lib/, then commands
+ * started in parallel, as the tests do), the one a process runs may be two or three builds back.
  */
+const SUPERSEDED_BUILDS_KEPT_MS = 60_000;
+
 function removeOldBuilds(keep) {
+  const madeAt = (name) => Number(name.slice(1).split("-")[0]);
   const builds = readdirSync(BUILDS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && /^b\d+-\d+$/.test(entry.name) && entry.name !== keep)
+    .filter((entry) => entry.isDirectory() && /^b\d+-\d+$/.test(entry.name))
     .map((entry) => entry.name)
-    .sort((a, b) => Number(b.slice(1).split("-")[0]) - Number(a.slice(1).split("-")[0]));
-  for (const old of builds.slice(1)) rmSync(join(BUILDS, old), { recursive: true, force: true });
+    .sort((a, b) => madeAt(b) - madeAt(a));
+  // builds[i] was superseded when builds[i - 1] was written (its main.mjs: a time a test can set). Read before any goes.
+  const writtenAt = builds.map((name) => statSync(join(BUILDS, name, "main.mjs"), { throwIfNoEntry: false })?.mtimeMs ?? madeAt(name));
+  for (let i = 2; i < builds.length; i++) {
+    if (builds[i] !== keep && Date.now() - writtenAt[i - 1] > SUPERSEDED_BUILDS_KEPT_MS) {
+      rmSync(join(BUILDS, builds[i]), { recursive: true, force: true });
+    }
+  }
 }
 
 mkdirSync(BUILDS, { recursive: true });
