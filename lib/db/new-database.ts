@@ -10,7 +10,7 @@ const FORMAT = "skillboard-new-database/1";
  * applying every migration to it: the CLI's, which makes a new database whenever DATABASE_URL names a file that is not
  * there yet (every `npm run bench:peer` run does). Applying the 16 migrations to a new file took ~35 ms of a CLI start
  * (the DDL, 16 migration rows, the checkpoint as the migrating connection closes, all on code run for the first time),
- * and copying the template and checking it for pending migrations ~2-4 ms. (`skill list` and the first model request of
+ * and reading the migrations (for the fingerprint) and copying the template ~2-4 ms. (`skill list` and the first model request of
  * a 2,000-item run: the figures are in the commit that added this.)
  *
  * The template is a function of the migrations alone (their names and SQL, and the page size a new database gets):
@@ -32,9 +32,7 @@ export function createDatabaseFromTemplate(dbPath: string, folder: string, migra
   // A database file, or a write-ahead log left without one (SQLite would replay it into whatever is there): not new.
   if (existsSync(dbPath) || existsSync(`${dbPath}-wal`)) return null;
   try {
-    const migrations = readMigrations(migrationsDir);
-    const template = join(folder, `new-database-${fingerprint(migrations)}.sqlite`);
-    if (!existsSync(template)) makeTemplate(template, migrationsDir);
+    const { template, migrations } = prepareDatabaseTemplate(folder, migrationsDir);
     const copy = `${dbPath}.${process.pid}-${randomBytes(4).toString("hex")}.new`;
     try {
       copyFileSync(template, copy);
@@ -42,16 +40,18 @@ export function createDatabaseFromTemplate(dbPath: string, folder: string, migra
     } finally {
       rmSync(copy, { force: true });
     }
-    return migrations.map(({ name }) => name);
+    return migrations;
   } catch {
     return null;
   }
 }
 
-/** Makes the template of the current migrations in `folder` if it is not there yet (the CLI's warm-up). */
-export function prepareDatabaseTemplate(folder: string, migrationsDir: string = MIGRATIONS_DIR): void {
-  const template = join(folder, `new-database-${fingerprint(readMigrations(migrationsDir))}.sqlite`);
+/** The template of the current migrations in `folder`, made if it is not there yet (also by the CLI's warm-up). */
+export function prepareDatabaseTemplate(folder: string, migrationsDir: string = MIGRATIONS_DIR): { template: string; migrations: string[] } {
+  const migrations = readMigrations(migrationsDir);
+  const template = join(folder, `new-database-${fingerprint(migrations)}.sqlite`);
   if (!existsSync(template)) makeTemplate(template, migrationsDir);
+  return { template, migrations: migrations.map(({ name }) => name) };
 }
 
 interface Migration {
