@@ -60,11 +60,17 @@ export class KeptPlans {
 
   /** A copy of the plan kept for `request`, which becomes the most recently used; undefined if there is none. */
   take(request: string): unknown {
+    const kept = this.use(request);
+    return kept === undefined ? undefined : clonePlan(kept);
+  }
+
+  /** The plan kept for `request` itself, not a copy (the caller copies it), which becomes the most recently used. */
+  use(request: string): unknown {
     const kept = this.#plans.get(request);
     if (kept === undefined) return undefined;
     this.#plans.delete(request);
     this.#plans.set(request, kept);
-    return clonePlan(kept);
+    return kept;
   }
 
   /** Keeps a copy of `plan` (the engine may change the one it is given). */

@@ -2,17 +2,21 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { isKeptRead, KeptPlans } from "./query-plan-cache";
+import { KeptPlans, MAX_CACHED_REQUEST_CHARS } from "./query-plan-cache";
+import { fillTemplate, shapeOf, verifiedTemplate } from "./query-plan-templates";
 
 /**
- * Prisma's plans of model reads, kept in a folder between processes (the CLI's), and its query compiler built only
- * when a query is not among them.
+ * Prisma's query plans kept in a folder between processes (the CLI's), as templates by request shape
+ * (query-plan-templates.ts), and its query compiler built only when a request's shape has none.
  *
  * Every process that opened the database instantiated Prisma's wasm query compiler (it parses the whole schema) and
  * compiled each of its queries, though the plans come out the same from one process to the next: in a profile of
- * `skill list` on an empty database, ~60 of its ~320 ms. A process whose reads are all kept never builds the compiler
- * (`skill list`, 15 alternating starts: 422 → 365 ms, 84.5 → 79 MB); one that writes builds it at its first write
- * (writes are compiled each time, as in query-plan-cache.ts), so a `run` starts no sooner.
+ * `skill list` on an empty database, ~60 of its ~320 ms (`skill list`, 15 alternating starts: 422 → 365 ms, 84.5 → 79
+ * MB once its reads were kept). Kept by request, as they were at first, only repeated reads were found again: a `run`
+ * compiled its ~20 queries before its first model request (its dataset's hash, its skill's name, the new rows' ids are
+ * in them), and built the compiler for the first (~55 ms, then ~3-5 ms a query). Kept by shape, a run whose queries
+ * were all seen by an earlier process (any earlier run) builds no compiler: a 2,000-item run's first request came
+ * 0.68-0.79 s → 0.52-0.59 s after its start (the commit that made templates has the pairs).
  *
  * The engine loads its compiler through the generated client's `compilerWasm` (the bindings' module, then the wasm's),
  * instantiates the wasm and takes the bindings' class, once per provider and process. The client is handed a
@@ -20,16 +24,21 @@ import { isKeptRead, KeptPlans } from "./query-plan-cache";
  * would when a compiler is first built.
  *
  * A plan is a function of the request and the compiler alone (query-plan-cache.ts): the compiler is Prisma's version,
- * the schema, the provider and the connection's description, and their fingerprint names the file, so plans of another
- * schema or Prisma are never read. Plans are written by saveQueryPlans() (the CLI calls it as it exits), through a
- * file renamed into place: a reader sees a whole file or the one before; of two processes saving at once, the last
- * wins. A file that cannot be read is as if empty, one that cannot be written is left: this is a cache.
+ * the schema, the provider and the connection's description, and their fingerprint names the file, so templates of
+ * another schema or Prisma are never read. A shape seen for the first time costs a second compilation (of the shape
+ * itself, to prove its template); one without a template is remembered as such. Templates are written by
+ * saveQueryPlans() (the CLI calls it as it exits), through a file renamed into place: a reader sees a whole file or
+ * the one before; of two processes saving at once, the last wins. A file that cannot be read is as if empty, one that
+ * cannot be written is left: this is a cache.
  */
 
-/** Plans a file keeps; the least recently used go first. */
+/** Templates (shapes) a file keeps; the least recently used go first. */
 export const STORED_PLANS = 128;
 
-const FORMAT = "skillboard-query-plans/1";
+const FORMAT = "skillboard-query-plans/2";
+
+/** Kept for a shape that has no template (query-plan-templates.ts): its requests are compiled, without trying again. */
+const NO_TEMPLATE = false;
 
 /** What the generated client gives Prisma's engine to load its query compiler (config.compilerWasm). */
 interface CompilerWasm {
@@ -129,7 +138,7 @@ export function saveQueryPlans(): void {
     const temporary = `${set.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(set.file), { recursive: true });
-      writeFileSync(temporary, serialize({ format: FORMAT, fingerprint: set.fingerprint, plans: set.plans.entries() }));
+      writeFileSync(temporary, serialize({ format: FORMAT, fingerprint: set.fingerprint, templates: set.templates.entries() }));
       renameSync(temporary, set.file);
     } catch {
       rmSync(temporary, { force: true });
@@ -141,7 +150,8 @@ export function saveQueryPlans(): void {
 interface PlanSet {
   file: string;
   fingerprint: string;
-  plans: KeptPlans;
+  /** Plan templates by request shape (query-plan-templates.ts), or NO_TEMPLATE. */
+  templates: KeptPlans;
 }
 
 /** Each file's plans, read once per process; the ones with plans not yet written. */
@@ -154,15 +164,15 @@ function planSetFor(folder: string, versions: string, params: CompilerParams): P
     .digest("hex");
   const file = join(folder, `query-plans-${fingerprint.slice(0, 24)}.v8`);
   let set = planSets.get(file);
-  if (!set) planSets.set(file, (set = { file, fingerprint, plans: new KeptPlans(STORED_PLANS, readPlans(file, fingerprint)) }));
+  if (!set) planSets.set(file, (set = { file, fingerprint, templates: new KeptPlans(STORED_PLANS, readTemplates(file, fingerprint)) }));
   return set;
 }
 
-function readPlans(file: string, fingerprint: string): [string, unknown][] {
+function readTemplates(file: string, fingerprint: string): [string, unknown][] {
   try {
-    const stored = deserialize(readFileSync(file)) as { format?: unknown; fingerprint?: unknown; plans?: unknown };
-    if (stored.format !== FORMAT || stored.fingerprint !== fingerprint || !Array.isArray(stored.plans)) return [];
-    return (stored.plans as unknown[]).filter(
+    const stored = deserialize(readFileSync(file)) as { format?: unknown; fingerprint?: unknown; templates?: unknown };
+    if (stored.format !== FORMAT || stored.fingerprint !== fingerprint || !Array.isArray(stored.templates)) return [];
+    return (stored.templates as unknown[]).filter(
       (entry): entry is [string, unknown] => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string",
     );
   } catch {
@@ -186,13 +196,14 @@ function deferredCompilerClass(realCompiler: (params: CompilerParams) => Compile
     }
 
     compile(request: string): unknown {
-      const kept = this.#set.plans.take(request);
-      if (kept !== undefined) return kept;
+      const shaped = shapeOf(request);
+      if (!shaped || shaped.shape.length > MAX_CACHED_REQUEST_CHARS) return this.#real().compile(request);
+      const kept = this.#set.templates.use(shaped.shape);
+      if (kept === NO_TEMPLATE) return this.#real().compile(request);
+      if (kept !== undefined) return fillTemplate(kept, shaped.values);
       const plan = this.#real().compile(request);
-      if (isKeptRead(request)) {
-        this.#set.plans.keep(request, plan);
-        unsaved.add(this.#set);
-      }
+      this.#set.templates.keep(shaped.shape, verifiedTemplate((shape) => this.#real().compile(shape), shaped, plan) ?? NO_TEMPLATE);
+      unsaved.add(this.#set);
       return plan;
     }
 

@@ -216,12 +216,12 @@ describe("Prisma's query plans, kept between starts (lib/db/query-plan-store.ts)
         return list.stdout.trim().split("\n").map((line) => JSON.parse(line) as { skill: string; version: number });
       };
       const planFiles = () => readdirSync(cache, { recursive: true, encoding: "utf8" }).filter((name) => /query-plans-[0-9a-f]+\.v8$/.test(name));
-      const keptRequests = () => (deserialize(readFileSync(join(cache, planFiles()[0]!))) as { plans: [string, unknown][] }).plans.map(([request]) => request);
+      const keptShapes = () => (deserialize(readFileSync(join(cache, planFiles()[0]!))) as { templates: [string, unknown][] }).templates.map(([shape]) => shape);
 
       expect(start(["skill", "add", INITIAL_SKILL]).status).toBe(0);
       expect(listed()).toMatchObject([{ skill: "searchqa-initial", version: 1 }]);
       expect(planFiles()).toHaveLength(1);
-      expect(keptRequests()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
+      expect(keptShapes()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
 
       // A write, in a process whose reads are answered from the file: its compiler is built for the write.
       const added = start(["skill", "add", TRAINED_SKILL]);
@@ -231,7 +231,7 @@ describe("Prisma's query plans, kept between starts (lib/db/query-plan-store.ts)
       // A damaged file is as if empty, and is written again.
       writeFileSync(join(cache, planFiles()[0]!), "damaged");
       expect(listed()).toHaveLength(2);
-      expect(keptRequests()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
+      expect(keptShapes()).toContainEqual(expect.stringMatching(/^\{"modelName":"SkillVersion","action":"findMany"/));
     } finally {
       rmSync(cache, { recursive: true, force: true });
       await db.close();

@@ -1,16 +1,29 @@
-// Prisma's plans of reads kept in a folder between processes, its query compiler built only when a query is not among
-// them: here with a stand-in for the compiler's wasm module, loaded as Prisma's engine loads it; the CLI's own use
-// (the real compiler, one process after another) is in tests/cli/launcher.test.ts.
+// Prisma's plans kept in a folder between processes as templates by request shape, its query compiler built only when
+// a query's shape has none: here with a stand-in for the compiler's wasm module, loaded as Prisma's engine loads it, whose
+// plans hold the request's values as Prisma's do (the real compiler's plans: tests/db/query-plan-templates.test.ts; the
+// CLI's own use, one process after another: tests/cli/launcher.test.ts).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deserialize } from "node:v8";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { shapeOf } from "@/lib/db/query-plan-templates";
 
 type Store = typeof import("@/lib/db/query-plan-store");
 
-const read = (id: number) => `{"modelName":"Run","action":"findUnique","query":{"arguments":{"where":{"id":${id}}}}}`;
-const write = `{"modelName":"Skill","action":"createOne","query":{"arguments":{"data":{"name":"x"}}}}`;
+const read = (id: number, model = "Run") => `{"modelName":"${model}","action":"findUnique","query":{"arguments":{"where":{"id":${id}}}}}`;
+const write = (name: string) => `{"modelName":"Skill","action":"createOne","query":{"arguments":{"data":{"name":"${name}"}}}}`;
+const search = (text: string) => `{"modelName":"Skill","action":"findMany","query":{"arguments":{"where":{"name":{"contains":"${text}"}}}}}`;
+
+/** The stand-in's plan of a request: as Prisma's, its SQL (here the request without its values) and the values as arguments. */
+function standInPlan(request: string) {
+  const args: string[] = [];
+  const sql = JSON.stringify(JSON.parse(request), (key, value: unknown) =>
+    (typeof value === "string" && key !== "modelName" && key !== "action") || typeof value === "number" ? (args.push(String(value)), "?") : value,
+  );
+  // A `contains` filter's argument is a LIKE pattern, as Prisma writes it: the value in another form than the request's.
+  return { sql, args: request.includes('"contains"') ? args.map((arg) => `%${arg}%`) : args, enums: new Map([["status", [1n, "done"]]]), at: new Date(0) };
+}
 
 /** A module exporting an empty __wbindgen_start, as a wasm-bindgen module does (what the engine instantiates). */
 const START_ONLY_MODULE = new Uint8Array([
@@ -27,7 +40,7 @@ function standInCompiler() {
     }
     compile(request: string) {
       counts.compiled += 1;
-      return { request, serial: counts.compiled, enums: new Map([["status", [1n, "done"]]]), at: new Date(0) };
+      return standInPlan(request);
     }
     compileBatch(request: string) {
       counts.compiled += 1;
@@ -89,36 +102,52 @@ beforeEach(() => {
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 const planFiles = () => readdirSync(folder).filter((name) => name.endsWith(".v8"));
-const storedRequests = () =>
-  (deserialize(readFileSync(join(folder, planFiles()[0]!))) as { plans: [string, unknown][] }).plans.map(([request]) => request);
+const storedShapes = () =>
+  (deserialize(readFileSync(join(folder, planFiles()[0]!))) as { templates: [string, unknown][] }).templates.map(([shape]) => shape);
 
 describe("keepQueryPlansIn", () => {
-  it("answers the reads an earlier process compiled from its file, with no compiler built", async () => {
+  it("answers requests of the shapes an earlier process compiled from its file, whatever their values, with no compiler built", async () => {
     const first = await startProcess();
     expect(first.counts.built).toBe(0);
-    const plan = first.compiler.compile(read(1));
-    expect(first.counts).toMatchObject({ built: 1, compiled: 1, linked: 1 });
+    expect(first.compiler.compile(read(1))).toStrictEqual(standInPlan(read(1)));
+    // The request, and its shape to make the template from.
+    expect(first.counts).toMatchObject({ built: 1, compiled: 2, linked: 1 });
+    first.compiler.compile(write("x"));
     first.store.saveQueryPlans();
     expect(planFiles()).toHaveLength(1);
 
     const second = await startProcess();
-    expect(second.compiler.compile(read(1))).toStrictEqual(plan);
+    expect(second.compiler.compile(read(7))).toStrictEqual(standInPlan(read(7)));
+    expect(second.compiler.compile(write("another name"))).toStrictEqual(standInPlan(write("another name")));
     expect(second.counts).toMatchObject({ built: 0, compiled: 0, linked: 0 });
   });
 
-  it("builds the compiler once, at the first query it must compile, and compiles writes and batches every time", async () => {
+  it("builds the compiler once, at the first query it must compile, and compiles batches every time", async () => {
     // The wasm as the CLI bundle's stand-in gives it: its bytes' ArrayBuffer.
     const { store, counts, compiler } = await startProcess(undefined, async () => ({ wasm: START_ONLY_MODULE.slice().buffer }));
-    compiler.compile(write);
-    compiler.compile(write);
+    compiler.compile(write("a"));
+    compiler.compile(write("b"));
+    compiler.compileBatch(`{"batch":[${read(1)}]}`);
     compiler.compileBatch(`{"batch":[${read(1)}]}`);
     compiler.compile(read(2));
-    compiler.compile(read(2));
-    expect(counts).toMatchObject({ built: 1, compiled: 4, linked: 1 });
+    compiler.compile(read(3));
+    expect(counts).toMatchObject({ built: 1, compiled: 6, linked: 1 });
     compiler.free();
     expect(counts.freed).toBe(1);
     store.saveQueryPlans();
-    expect(storedRequests()).toEqual([read(2)]);
+    expect(storedShapes()).toEqual([shapeOf(write("a"))!.shape, shapeOf(read(2))!.shape]);
+  });
+
+  it("compiles every time a request whose plan holds a value in another form than the request's", async () => {
+    const first = await startProcess();
+    expect(first.compiler.compile(search("ab"))).toStrictEqual(standInPlan(search("ab")));
+    expect(first.compiler.compile(search("cd"))).toStrictEqual(standInPlan(search("cd")));
+    // The first request, its shape (refused), then the second request: the shape is not tried again.
+    expect(first.counts.compiled).toBe(3);
+    first.store.saveQueryPlans();
+    const second = await startProcess();
+    expect(second.compiler.compile(search("ef"))).toStrictEqual(standInPlan(search("ef")));
+    expect(second.counts).toMatchObject({ built: 1, compiled: 1 });
   });
 
   it("compiles the wasm only when a compiler is first built", async () => {
@@ -126,19 +155,21 @@ describe("keepQueryPlansIn", () => {
     first.compiler.compile(read(1));
     first.store.saveQueryPlans();
 
-    // Bytes that are not wasm at all: connecting and the kept read need none of them; the first compilation does.
+    // Bytes that are not wasm at all: connecting and a request of a kept shape need none of them; the first compilation does.
     const second = await startProcess(undefined, async () => ({ wasm: Buffer.from("not wasm").toString("base64") }));
-    expect(second.compiler.compile(read(1))).toMatchObject({ request: read(1) });
-    expect(() => second.compiler.compile(write)).toThrow(WebAssembly.CompileError);
+    expect(second.compiler.compile(read(5))).toStrictEqual(standInPlan(read(5)));
+    expect(() => second.compiler.compile(write("x"))).toThrow(WebAssembly.CompileError);
     expect(second.counts.built).toBe(0);
   });
 
-  it("hands each use its own copy of a kept plan", async () => {
+  it("hands each use its own copy of a plan", async () => {
     const { compiler } = await startProcess();
-    const first = compiler.compile(read(1)) as { enums: Map<string, unknown[]>; serial: number };
-    first.enums.get("status")!.push("changed by the engine");
-    first.serial = 99;
-    expect(compiler.compile(read(1))).toStrictEqual({ request: read(1), serial: 1, enums: new Map([["status", [1n, "done"]]]), at: new Date(0) });
+    const first = compiler.compile(read(1)) as ReturnType<typeof standInPlan>;
+    const second = compiler.compile(read(1)) as ReturnType<typeof standInPlan>;
+    second.enums.get("status")!.push("changed by the engine");
+    second.args[0] = "99";
+    expect(compiler.compile(read(1))).toStrictEqual(standInPlan(read(1)));
+    expect(first).toStrictEqual(standInPlan(read(1)));
   });
 
   it("does not read plans of another schema or Prisma, nor a file it cannot read, and writes a good one", async () => {
@@ -148,31 +179,32 @@ describe("keepQueryPlansIn", () => {
 
     const otherSchema = await startProcess("model Run { id Int @id\n name String }");
     otherSchema.compiler.compile(read(1));
-    expect(otherSchema.counts.compiled).toBe(1);
+    expect(otherSchema.counts.compiled).toBe(2);
     otherSchema.store.saveQueryPlans();
     expect(planFiles()).toHaveLength(2);
 
     for (const name of planFiles()) writeFileSync(join(folder, name), "not a plan file");
     const damaged = await startProcess();
     damaged.compiler.compile(read(1));
-    expect(damaged.counts.compiled).toBe(1);
+    expect(damaged.counts.compiled).toBe(2);
     damaged.store.saveQueryPlans();
 
     const repaired = await startProcess();
-    repaired.compiler.compile(read(1));
+    repaired.compiler.compile(read(2));
     expect(repaired.counts.compiled).toBe(0);
   });
 
-  it("keeps the most recently used plans in its file, up to STORED_PLANS", async () => {
+  it("keeps the most recently used shapes in its file, up to STORED_PLANS", async () => {
     const { store, compiler } = await startProcess();
-    for (let id = 0; id < store.STORED_PLANS; id++) compiler.compile(read(id));
-    compiler.compile(read(0)); // used again: now the most recent
-    compiler.compile(read(store.STORED_PLANS)); // one too many: read(1) goes
+    const model = (i: number) => `Model${i}`;
+    for (let i = 0; i < store.STORED_PLANS; i++) compiler.compile(read(1, model(i)));
+    compiler.compile(read(2, model(0))); // its shape used again: now the most recent
+    compiler.compile(read(1, model(store.STORED_PLANS))); // one too many: Model1's goes
     store.saveQueryPlans();
-    const requests = storedRequests();
-    expect(requests).toHaveLength(store.STORED_PLANS);
-    expect(requests).not.toContain(read(1));
-    expect(requests.slice(-2)).toEqual([read(0), read(store.STORED_PLANS)]);
+    const shapes = storedShapes();
+    expect(shapes).toHaveLength(store.STORED_PLANS);
+    expect(shapes).not.toContain(shapeOf(read(1, model(1)))!.shape);
+    expect(shapes.slice(-2)).toEqual([shapeOf(read(1, model(0)))!.shape, shapeOf(read(1, model(store.STORED_PLANS)))!.shape]);
   });
 
   it("leaves a client without Prisma's engine configuration as it is, and writes nothing", async () => {
