@@ -16,7 +16,7 @@ import { fillTemplate, shapeOf, verifiedTemplate } from "./query-plan-templates"
  * compiled its ~20 queries before its first model request (its dataset's hash, its skill's name, the new rows' ids are
  * in them), and built the compiler for the first (~55 ms, then ~3-5 ms a query). Kept by shape, a run whose queries
  * were all seen by an earlier process (any earlier run) builds no compiler: a 2,000-item run's first request came
- * 0.68-0.79 s → 0.52-0.59 s after its start (the commit that made templates has the pairs).
+ * 0.613 → 0.555 s after its start on average, six alternating pairs (the commit that made templates has the figures).
  *
  * The engine loads its compiler through the generated client's `compilerWasm` (the bindings' module, then the wasm's),
  * instantiates the wasm and takes the bindings' class, once per provider and process. The client is handed a
