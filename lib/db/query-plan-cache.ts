@@ -111,18 +111,22 @@ export function cacheQueryPlans(compilerClass: QueryCompilerClass): void {
 /**
  * A deep copy of a plan: plain objects, arrays and Maps (what the wasm bindings make) copied here, anything else by
  * structuredClone: a seventh of structuredClone's time for the seven plans of a live poll (0.075 against 0.54 ms).
+ * `replaceLeaf`, when given, makes each string and number of the copy (how a template is filled: query-plan-templates.ts).
  */
-export function clonePlan(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(clonePlan);
-  if (value instanceof Map) return new Map(Array.from(value, ([key, entry]) => [key, clonePlan(entry)]));
+export function clonePlan(value: unknown, replaceLeaf?: (leaf: string | number) => unknown): unknown {
+  if (typeof value !== "object" || value === null) {
+    return replaceLeaf && (typeof value === "string" || typeof value === "number") ? replaceLeaf(value) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => clonePlan(item, replaceLeaf));
+  if (value instanceof Map) return new Map(Array.from(value, ([key, entry]) => [key, clonePlan(entry, replaceLeaf)]));
   if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
   const source = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
+    const entry = clonePlan(source[key], replaceLeaf);
     // An assignment to "__proto__" would set the copy's prototype instead of adding the key.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: clonePlan(source[key]), enumerable: true, writable: true, configurable: true });
-    else copy[key] = clonePlan(source[key]);
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    else copy[key] = entry;
   }
   return copy;
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { clonePlan } from "./query-plan-cache";
 
 /**
  * Prisma's query plans as templates: one plan per request *shape*, its values put in when it is used.
@@ -108,23 +109,7 @@ export function fillTemplate(template: unknown, values: readonly RequestValue[])
       byMarker.set(String(marker), String(entry.value));
     }
   });
-  return fill(template, byMarker);
-}
-
-function fill(node: unknown, byMarker: ReadonlyMap<unknown, unknown>): unknown {
-  if (typeof node === "string" || typeof node === "number") return byMarker.has(node) ? byMarker.get(node) : node;
-  if (typeof node !== "object" || node === null) return node;
-  if (Array.isArray(node)) return node.map((item) => fill(item, byMarker));
-  if (node instanceof Map) return new Map(Array.from(node, ([key, value]) => [key, fill(value, byMarker)]));
-  if (Object.getPrototypeOf(node) !== Object.prototype) return structuredClone(node);
-  const source = node as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    // An assignment to "__proto__" would set the copy's prototype instead of adding the key.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: fill(source[key], byMarker), enumerable: true, writable: true, configurable: true });
-    else copy[key] = fill(source[key], byMarker);
-  }
-  return copy;
+  return clonePlan(template, (leaf) => (byMarker.has(leaf) ? byMarker.get(leaf) : leaf));
 }
 
 /**
