@@ -158,6 +158,25 @@ describe("CLI launcher", () => {
     expect(kept()).not.toContain(builds[0]);
     expect(kept()).not.toContain(builds[1]);
   });
+
+  it("rebuilds when a file deep in lib/ is newer than the bundle, and not when none is", () => {
+    expect(launch(["skill", "list"]).status).toBe(0);
+    const before = currentBuild();
+    expect(launch(["skill", "list"]).status).toBe(0);
+    expect(currentBuild()).toBe(before);
+    // An edit two folders down, a second after the bundle was switched to (the file's own time is put back after).
+    const source = "lib/db/result-writer.ts";
+    const { atime, mtime } = statSync(source);
+    const edited = new Date(statSync(CURRENT).mtimeMs + 1000);
+    utimesSync(source, edited, edited);
+    try {
+      const listed = launch(["skill", "list"]);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(currentBuild()).not.toBe(before);
+    } finally {
+      utimesSync(source, atime, mtime);
+    }
+  });
 });
 
 describe("a new database, copied from the build's migrated empty one (lib/db/new-database.ts)", () => {
