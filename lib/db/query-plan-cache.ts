@@ -10,9 +10,10 @@
  * A plan is a function of the request and of the compiler alone: the client hands the compiler the request's JSON
  * with every value in it, and executes the plan with no placeholder values of its own. So the plans of model reads
  * are kept per compiler (one per client: its provider and connection), keyed by that JSON, most recently used first.
- * Writes are always compiled: their plans may carry values made when they are compiled (defaults such as now()). A kept plan is a copy, and each use gets its own copy, so
- * nothing the engine does with a plan can reach the next use of it. The CLI also keeps them from one process to the
- * next (query-plan-store.ts).
+ * Writes are compiled each time: each carries values of its own (new ids, times), so the same request rarely comes again.
+ * A kept plan is a copy, and each use gets its own copy, so nothing the engine does with a plan can reach the next use
+ * of it. The CLI keeps plans from one process to the next as well, as templates by request shape, writes included
+ * (query-plan-store.ts, query-plan-templates.ts).
  */
 
 /** What the wasm bindings' QueryCompiler class looks like from here: a `compile(requestJson)` on its prototype. */
@@ -45,7 +46,7 @@ export function queryPlanCacheStats(): QueryPlanCacheStats {
 }
 
 /** Whether the plan of `request` may be kept: a model read, not too long to be worth keeping. */
-export function isKeptRead(request: string): boolean {
+function isKeptRead(request: string): boolean {
   return request.length <= MAX_CACHED_REQUEST_CHARS && CACHED_ACTION.test(request);
 }
 
