@@ -101,10 +101,11 @@ function build() {
     esbuild,
     [
       join(ROOT, "lib/cli/main.ts"), "--bundle", "--splitting", "--platform=node", "--format=esm", "--target=node20",
-      // better-sqlite3 is a native module, loaded where it is installed; the PostgreSQL packages are required lazily
-      // (lib/db/postgres-packages.ts), so esbuild never sees them. A bundled CommonJS package (the Prisma runtime)
-      // calls `require`, which an ES module lacks: the banner makes one.
-      "--external:better-sqlite3", `--banner:js=${REQUIRE_BANNER}`,
+      // better-sqlite3 is a native module, loaded where it is installed, with `require` (its stand-in says why); the
+      // PostgreSQL packages are required lazily (lib/db/postgres-packages.ts), so esbuild never sees them. A bundled
+      // CommonJS package (the Prisma runtime) calls `require`, which an ES module lacks: the banner makes one.
+      "--external:better-sqlite3", `--alias:better-sqlite3=${join(ROOT, "scripts", "cli-bundle", "better-sqlite3.mjs")}`,
+      `--banner:js=${REQUIRE_BANNER}`,
       ...QUERY_COMPILER_WASM.map(({ module: specifier, standIn }) => `--alias:${specifier}=${standIn}`),
       `--inject:${join(ROOT, "scripts", "cli-bundle", "fetch-headers.mjs")}`,
       // Without comments and indentation, the bundle is 1.7 MB instead of 2.2 MB, and every start reads, decodes and

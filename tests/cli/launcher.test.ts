@@ -96,7 +96,7 @@ describe("CLI launcher", () => {
     expect(cached()).toBe(afterWarming);
   });
 
-  it("runs a model from the bundle without loading undici (Headers: lib/model/fetch-headers.ts), retries included", async () => {
+  it("runs a model from the bundle without loading undici (Headers: lib/model/fetch-headers.ts) or the ES loader's CommonJS scanner, retries included", async () => {
     // Each question is refused once with a 429 and its Retry-After: the SDK reads the response's headers and cancels
     // its body before it retries.
     const server = await startFakeOpenAIServer({ requireApiKey: "sk-launcher", faults: faultFirstN(1, { kind: "status", status: 429, retryAfter: "0" }) });
@@ -123,6 +123,9 @@ describe("CLI launcher", () => {
       const loaded = readFileSync(loadedFile, "utf8").split("\n");
       expect(loaded).toContain("NativeModule http");
       expect(loaded.filter((name) => /undici|\btls\b|http2/.test(name))).toEqual([]);
+      // No CommonJS package is loaded through Node's ES loader, which scans each one's source for its exports
+      // (better-sqlite3 is required: scripts/cli-bundle/better-sqlite3.mjs).
+      expect(loaded.filter((name) => name.includes("cjs-module-lexer"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await server.close();
